@@ -1,0 +1,100 @@
+#include "common/file_io.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "common/errors.h"
+
+namespace banjia {
+namespace fs = std::filesystem;
+
+namespace {
+std::optional<size_t> g_fail_after;
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+// Closes the fd on scope exit.
+struct Fd {
+  int fd = -1;
+  ~Fd() { if (fd >= 0) ::close(fd); }
+};
+}  // namespace
+
+void set_write_failure_after_bytes_for_testing(std::optional<size_t> bytes) { g_fail_after = bytes; }
+
+std::string read_file(const fs::path& path) {
+  Fd f;
+  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (f.fd < 0) throw InputError(path.string(), "cannot open: " + errno_text(errno));
+  struct stat st{};
+  if (::fstat(f.fd, &st) != 0) throw InputError(path.string(), "cannot stat: " + errno_text(errno));
+  if (S_ISDIR(st.st_mode)) throw InputError(path.string(), "is a directory, expected a file");
+  std::string data;
+  if (S_ISREG(st.st_mode)) data.reserve(static_cast<size_t>(st.st_size));
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(f.fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw InputError(path.string(), "read failed: " + errno_text(errno));
+    }
+    if (n == 0) break;
+    data.append(buf, static_cast<size_t>(n));
+  }
+  return data;
+}
+
+void write_file_atomic(const fs::path& path, std::string_view data, std::optional<mode_t> mode) {
+  const std::string target = path.string();
+  mode_t final_mode = 0644;
+  struct stat st{};
+  if (mode) final_mode = *mode;
+  else if (::stat(path.c_str(), &st) == 0) final_mode = st.st_mode & 07777;
+
+  fs::path dir = path.parent_path();
+  if (dir.empty()) dir = ".";
+  std::string tmpl = (dir / ("." + path.filename().string() + ".banjia-XXXXXX")).string();
+  Fd f;
+  f.fd = ::mkstemp(tmpl.data());
+  if (f.fd < 0) throw InputError(target, "cannot create temporary file: " + errno_text(errno));
+  auto fail = [&](const std::string& what, int err) {
+    ::unlink(tmpl.c_str());
+    throw InputError(target, what + ": " + errno_text(err));
+  };
+  size_t written = 0;
+  while (written < data.size()) {
+    size_t chunk = data.size() - written;
+    if (g_fail_after && written + chunk > *g_fail_after) {
+      chunk = *g_fail_after > written ? *g_fail_after - written : 0;
+      if (chunk == 0) fail("write failed", ENOSPC);
+    }
+    ssize_t n = ::write(f.fd, data.data() + written, chunk);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("write failed", errno);
+    }
+    written += static_cast<size_t>(n);
+  }
+  if (::fchmod(f.fd, final_mode) != 0) fail("cannot set mode", errno);
+  if (::fsync(f.fd) != 0) fail("fsync failed", errno);
+  if (::close(f.fd) != 0) { f.fd = -1; fail("close failed", errno); }
+  f.fd = -1;
+  if (::rename(tmpl.c_str(), path.c_str()) != 0) fail("cannot replace file", errno);
+}
+
+void write_output(const std::string& path, std::string_view data) {
+  if (path.empty() || path == "-") {
+    std::fwrite(data.data(), 1, data.size(), stdout);
+    std::fflush(stdout);
+    return;
+  }
+  write_file_atomic(path, data);
+}
+
+}  // namespace banjia

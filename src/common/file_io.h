@@ -1,0 +1,27 @@
+// Reading whole files and writing them atomically. Writing never leaves a half-written file in place
+// of an original: data goes to a temp file in the same directory, is flushed, then renamed over.
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <sys/types.h>
+
+namespace banjia {
+
+// Reads a whole file. Throws InputError naming the file on any failure.
+std::string read_file(const std::filesystem::path& path);
+
+// Writes `data` to `path` atomically (temp + fsync + rename). `mode` sets the permission bits of the
+// result; by default an existing file's mode is kept, else 0644. Throws InputError naming the file.
+void write_file_atomic(const std::filesystem::path& path, std::string_view data,
+                       std::optional<mode_t> mode = std::nullopt);
+
+// Test hook: when set, write_file_atomic fails after writing this many bytes of the temp file
+// (simulates a full disk). The temp file is removed and the original is untouched.
+void set_write_failure_after_bytes_for_testing(std::optional<size_t> bytes);
+
+// Writes to stdout when path is "-" or empty, else atomically to the file.
+void write_output(const std::string& path, std::string_view data);
+
+}  // namespace banjia

@@ -1,0 +1,142 @@
+#include "common/json_writer.h"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "common/utf8.h"
+
+namespace banjia {
+
+void append_json_string(std::string& out, std::string_view s) {
+  out.push_back('"');
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        default:
+          if (c < 0x20) out += fmt::format("\\u{:04x}", c);
+          else out.push_back(static_cast<char>(c));
+      }
+      ++i;
+      continue;
+    }
+    size_t len = utf8_sequence_length(s.substr(i));
+    if (len == 0) {
+      out += "\xEF\xBF\xBD";  // U+FFFD for an invalid byte
+      ++i;
+    } else {
+      out.append(s.substr(i, len));
+      i += len;
+    }
+  }
+  out.push_back('"');
+}
+
+void JsonWriter::newline() {
+  if (!pretty_) return;
+  out_.push_back('\n');
+  out_.append(first_.size() * 2, ' ');
+}
+
+void JsonWriter::before_value() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (!first_.empty()) {
+    if (!first_.back()) out_.push_back(',');
+    first_.back() = false;
+    newline();
+  }
+}
+
+JsonWriter& JsonWriter::begin_object() {
+  before_value();
+  out_.push_back('{');
+  first_.push_back(true);
+  return *this;
+}
+
+JsonWriter& JsonWriter::end_object() {
+  bool empty = first_.back();
+  first_.pop_back();
+  if (!empty) newline();
+  out_.push_back('}');
+  return *this;
+}
+
+JsonWriter& JsonWriter::begin_array() {
+  before_value();
+  out_.push_back('[');
+  first_.push_back(true);
+  return *this;
+}
+
+JsonWriter& JsonWriter::end_array() {
+  bool empty = first_.back();
+  first_.pop_back();
+  if (!empty) newline();
+  out_.push_back(']');
+  return *this;
+}
+
+JsonWriter& JsonWriter::key(std::string_view k) {
+  before_value();
+  append_json_string(out_, k);
+  out_ += pretty_ ? ": " : ":";
+  after_key_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(std::string_view s) {
+  before_value();
+  append_json_string(out_, s);
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(bool b) {
+  before_value();
+  out_ += b ? "true" : "false";
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(double d) {
+  before_value();
+  if (!std::isfinite(d)) out_ += "null";
+  else out_ += fmt::format("{}", d);  // shortest round-trip representation
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(int64_t i) {
+  before_value();
+  out_ += fmt::format("{}", i);
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(uint64_t u) {
+  before_value();
+  out_ += fmt::format("{}", u);
+  return *this;
+}
+
+JsonWriter& JsonWriter::null() {
+  before_value();
+  out_ += "null";
+  return *this;
+}
+
+JsonWriter& JsonWriter::raw(std::string_view json) {
+  before_value();
+  out_ += json;
+  return *this;
+}
+
+}  // namespace banjia

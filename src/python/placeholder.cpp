@@ -1,0 +1,2 @@
+// The Python front-end lives here (tokenizer, imports, name resolution).
+namespace banjia::python {}

@@ -1,0 +1,54 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sys/stat.h>
+
+#include "common/errors.h"
+#include "common/file_io.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+fs::path temp_dir() {
+  auto d = fs::temp_directory_path() / ("banjia-io-" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+}  // namespace
+
+TEST(FileIo, AtomicWriteReplacesAndKeepsMode) {
+  auto d = temp_dir();
+  auto p = d / "a.sh";
+  { std::ofstream(p) << "old"; }
+  ::chmod(p.c_str(), 0755);
+  banjia::write_file_atomic(p, "new contents");
+  EXPECT_EQ(banjia::read_file(p), "new contents");
+  struct stat st{};
+  ASSERT_EQ(::stat(p.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0755u);
+  fs::remove_all(d);
+}
+
+TEST(FileIo, FailedWriteLeavesOriginalAndNoTemp) {
+  auto d = temp_dir();
+  auto p = d / "b.py";
+  { std::ofstream(p) << "original"; }
+  banjia::set_write_failure_after_bytes_for_testing(3);
+  EXPECT_THROW(banjia::write_file_atomic(p, "replacement text"), banjia::InputError);
+  banjia::set_write_failure_after_bytes_for_testing(std::nullopt);
+  EXPECT_EQ(banjia::read_file(p), "original");
+  size_t n = 0;
+  for ([[maybe_unused]] auto& e : fs::directory_iterator(d)) ++n;
+  EXPECT_EQ(n, 1u) << "temporary file left behind";
+  fs::remove_all(d);
+}
+
+TEST(FileIo, ReadMissingFileNamesIt) {
+  try {
+    banjia::read_file("/nonexistent/banjia/x.py");
+    FAIL();
+  } catch (const banjia::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/banjia/x.py"), std::string::npos);
+  }
+}

@@ -1,0 +1,35 @@
+"""Shared pytest fixtures: where the banjia binary and the shared fixtures are."""
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+FIXTURES = (REPO / ".." / "shared" / "fixtures").resolve()
+
+
+@pytest.fixture(scope="session")
+def banjia_bin():
+    path = os.environ.get("BANJIA_BIN", str(REPO / "build" / "src" / "banjia"))
+    if not os.path.exists(path):
+        pytest.fail(f"banjia binary not found at {path}; build first or set BANJIA_BIN")
+    return path
+
+
+@pytest.fixture(scope="session")
+def fixtures():
+    if not FIXTURES.exists():
+        pytest.skip(f"shared fixtures not found at {FIXTURES}")
+    return FIXTURES
+
+
+@pytest.fixture
+def run(banjia_bin):
+    """run(*args, input=None, cwd=None) -> CompletedProcess with text stdout/stderr."""
+
+    def _run(*args, input=None, cwd=None, env=None):
+        return subprocess.run([banjia_bin, *map(str, args)], input=input, cwd=cwd, env=env,
+                              capture_output=True, text=True, timeout=300)
+
+    return _run
