@@ -1,5 +1,28 @@
 """banjia runtime: capture per-layer tensors, record benchmarks and profiles on cpu, cuda or npu.
 
-Importable without torch_npu; torch_npu is used when it is installed.
+Importable without torch (and without torch_npu); each feature imports torch when it is used.
+
+    with banjia.capture(model, "dumps/gpu"):      # banjia/capture.py
+        loss = model(x).sum(); loss.backward()
+    banjia.bench.record(step, batch_size=64)      # banjia/bench.py
+    banjia.profile(step, steps=5, out="prof")     # banjia/profile.py
 """
+import importlib
+
 __version__ = "0.1.0"
+
+# Lazily resolved attributes: name -> (module, attribute or None for the module itself).
+_LAZY = {
+    "capture": ("banjia.capture", "capture"),
+    "bench": ("banjia.bench", None),
+    "profile": ("banjia.profile", "profile"),
+    "device": ("banjia.device", None),
+}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        module_name, attr = _LAZY[name]
+        module = importlib.import_module(module_name)
+        return module if attr is None else getattr(module, attr)
+    raise AttributeError(f"module 'banjia' has no attribute {name!r}")
