@@ -167,7 +167,7 @@ std::string svg_line_chart(const LineChart& c) {
   }
   out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="middle">{}</text>)", left + plot_w / 2,
                      top + plot_h + 30, escape(c.x_label));
-  out += fmt::format(R"(<text x="12" y="{:.1f}" font-size="11" transform="rotate(-90 12 {:.1f})" text-anchor="middle">{}</text>)",
+  out += fmt::format(R"svg(<text x="12" y="{:.1f}" font-size="11" transform="rotate(-90 12 {:.1f})" text-anchor="middle">{}</text>)svg",
                      top + plot_h / 2, top + plot_h / 2, escape(c.y_label));
   for (size_t si = 0; si < c.series.size(); ++si) {
     std::string d;
