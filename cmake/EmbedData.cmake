@@ -10,11 +10,14 @@ function(banjia_embed_data target)
   endforeach()
   list(SORT files)
   set(out "${CMAKE_CURRENT_BINARY_DIR}/embedded_data.cpp")
+  # '|'-separated: a ';' list would be split by the shell running the custom command.
+  string(REPLACE ";" "|" files_arg "${files}")
   add_custom_command(
     OUTPUT "${out}"
-    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DROOT=${PROJECT_SOURCE_DIR} "-DFILES=${files}"
+    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DROOT=${PROJECT_SOURCE_DIR} "-DFILES=${files_arg}"
             -P "${PROJECT_SOURCE_DIR}/cmake/embed_files.cmake"
     DEPENDS ${files} "${PROJECT_SOURCE_DIR}/cmake/embed_files.cmake"
-    COMMENT "Embedding knowledge base (${CMAKE_CURRENT_LIST_DIR})")
+    COMMENT "Embedding knowledge base (data/)"
+    VERBATIM)
   target_sources(${target} PRIVATE "${out}")
 endfunction()
