@@ -1,0 +1,201 @@
+#include "scan/rule_catalog.h"
+
+#include <toml++/toml.h>
+
+#include "common/embedded_data.h"
+#include "common/errors.h"
+
+namespace banjia::scan {
+
+namespace {
+
+const std::pair<std::string_view, MatchKind> kMatchKinds[] = {
+    {"attribute", MatchKind::attribute},           {"qualified", MatchKind::qualified},
+    {"import", MatchKind::import_module},          {"device-string", MatchKind::device_string},
+    {"backend-string", MatchKind::backend_string}, {"keyword-arg", MatchKind::keyword_arg},
+    {"env-name", MatchKind::env_name},             {"loop-call", MatchKind::loop_call},
+    {"loop-method", MatchKind::loop_method},       {"attention-pattern", MatchKind::attention_pattern},
+    {"cuda-kernel", MatchKind::cuda_kernel},       {"op-registration", MatchKind::op_registration},
+    {"requirement", MatchKind::requirement},
+};
+
+const std::pair<std::string_view, RewriteKind> kRewriteKinds[] = {
+    {"rename-attribute", RewriteKind::rename_attribute}, {"replace-module", RewriteKind::replace_module},
+    {"rename-last", RewriteKind::rename_last},           {"replace-in-string", RewriteKind::replace_in_string},
+    {"rename-env", RewriteKind::rename_env},
+};
+
+std::vector<std::string> string_list(const toml::table& t, std::string_view key, const std::string& where) {
+  std::vector<std::string> out;
+  const toml::node* n = t.get(key);
+  if (!n) return out;
+  const toml::array* arr = n->as_array();
+  if (!arr) throw InputError(where, std::string(key) + " must be an array of strings");
+  for (const auto& e : *arr) {
+    auto s = e.value<std::string>();
+    if (!s) throw InputError(where, std::string(key) + " must be an array of strings");
+    out.push_back(*s);
+  }
+  return out;
+}
+
+std::string required(const toml::table& t, std::string_view key, const std::string& where) {
+  auto v = t[key].value<std::string>();
+  if (!v || v->empty()) throw InputError(where, "missing or empty '" + std::string(key) + "'");
+  return *v;
+}
+
+Rule parse_rule(const toml::table& t, const std::string& file, size_t index) {
+  std::string where = file + " rule #" + std::to_string(index + 1);
+  Rule r;
+  r.id = required(t, "id", where);
+  where = file + " rule '" + r.id + "'";
+  r.data_file = file;
+  r.category = required(t, "category", where);
+  auto sev = parse_severity(required(t, "severity", where));
+  if (!sev) throw InputError(where, "severity must be error, warning or info");
+  r.severity = *sev;
+  auto fix = parse_fix_kind(required(t, "fix", where));
+  if (!fix) throw InputError(where, "fix must be automatic, manual, unsupported or advisory");
+  r.fix = *fix;
+  r.summary = t["summary"].value_or(std::string());
+  r.message = required(t, "message", where);
+  r.source = required(t, "source", where);
+  if (auto rep = t["replacement"].value<std::string>()) r.replacement = *rep;
+
+  const toml::table* m = t["match"].as_table();
+  if (!m) throw InputError(where, "missing [match] table");
+  std::string kind = required(*m, "kind", where);
+  bool known = false;
+  for (auto [name, k] : kMatchKinds)
+    if (name == kind) { r.match = k; known = true; }
+  if (!known) throw InputError(where, "unknown match kind '" + kind + "'");
+  r.name = (*m)["name"].value_or(std::string());
+  if (auto c = (*m)["call"].value<bool>()) r.call = *c;
+  r.names = string_list(*m, "names", where);
+  r.prefix = (*m)["prefix"].value_or(false);
+  r.modules = string_list(*m, "modules", where);
+  r.position = (*m)["position"].value_or(std::string());
+  r.keyword = (*m)["keyword"].value_or(std::string());
+  if (auto e = (*m)["equivalent"].value<bool>()) r.equivalent = *e;
+  r.op = (*m)["operator"].value_or(std::string());
+  r.packages = string_list(*m, "packages", where);
+  r.prefixes = string_list(*m, "prefixes", where);
+  r.torch_cuda_build = (*m)["torch_cuda_build"].value_or(false);
+
+  if (const toml::table* w = t["rewrite"].as_table()) {
+    std::string rk = required(*w, "kind", where);
+    bool ok = false;
+    for (auto [name, k] : kRewriteKinds)
+      if (name == rk) { r.rewrite = k; ok = true; }
+    if (!ok) throw InputError(where, "unknown rewrite kind '" + rk + "'");
+    r.rewrite_from = (*w)["from"].value_or(std::string());
+    r.rewrite_to = (*w)["to"].value_or(std::string());
+  }
+  if ((r.fix == FixKind::automatic) != (r.rewrite != RewriteKind::none))
+    throw InputError(where, "a rule has a [rewrite] exactly when its fix is 'automatic'");
+
+  if (const toml::array* ex = t["example"].as_array()) {
+    for (const auto& e : *ex) {
+      const toml::table* et = e.as_table();
+      if (!et) throw InputError(where, "example must be a table");
+      RuleExample x;
+      x.before = required(*et, "before", where + " example");
+      if (auto a = (*et)["after"].value<std::string>()) x.after = *a;
+      x.none = (*et)["none"].value_or(false);
+      r.examples.push_back(std::move(x));
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+std::string_view to_string(MatchKind k) {
+  for (auto [name, kind] : kMatchKinds)
+    if (kind == k) return name;
+  return "?";
+}
+
+void RuleCatalog::add_toml(std::string_view text, const std::string& file) {
+  toml::table doc;
+  try {
+    doc = toml::parse(text, file);
+  } catch (const toml::parse_error& e) {
+    throw InputError(file, "TOML error at line " + std::to_string(e.source().begin.line) + ": " +
+                               std::string(e.description()));
+  }
+  const toml::array* rules = doc["rule"].as_array();
+  if (!rules) throw InputError(file, "no [[rule]] entries");
+  size_t i = 0;
+  for (const auto& node : *rules) {
+    const toml::table* t = node.as_table();
+    if (!t) throw InputError(file, "[[rule]] entry is not a table");
+    Rule r = parse_rule(*t, file, i++);
+    if (by_id_.count(r.id)) throw InputError(file, "duplicate rule id '" + r.id + "'");
+    by_id_[r.id] = rules_.size();
+    rules_.push_back(std::move(r));
+  }
+  index();
+}
+
+void RuleCatalog::index() {
+  qualified_exact_.clear();
+  qualified_prefix_.clear();
+  import_modules_.clear();
+  for (size_t i = 0; i < rules_.size(); ++i) {
+    const Rule& r = rules_[i];
+    if (r.match == MatchKind::qualified)
+      for (const auto& n : r.names) (r.prefix ? qualified_prefix_ : qualified_exact_)[n] = i;
+    if (r.match == MatchKind::import_module)
+      for (const auto& m : r.modules) import_modules_[m] = i;
+  }
+}
+
+const RuleCatalog& RuleCatalog::builtin() {
+  static const RuleCatalog catalog = [] {
+    RuleCatalog c;
+    for (const auto& f : embedded_under("data/rules/"))
+      if (f.path.ends_with(".toml")) c.add_toml(f.contents, std::string(f.path));
+    return c;
+  }();
+  return catalog;
+}
+
+const Rule* RuleCatalog::find(std::string_view id) const {
+  auto it = by_id_.find(std::string(id));
+  return it == by_id_.end() ? nullptr : &rules_[it->second];
+}
+
+const Rule* RuleCatalog::match_qualified(std::string_view q) const {
+  // Exact names first (they are the most specific), then the longest prefix on a dot boundary.
+  if (auto it = qualified_exact_.find(std::string(q)); it != qualified_exact_.end()) return &rules_[it->second];
+  std::string_view cur = q;
+  for (;;) {
+    if (auto it = qualified_prefix_.find(std::string(cur)); it != qualified_prefix_.end()) return &rules_[it->second];
+    size_t dot = cur.rfind('.');
+    if (dot == std::string_view::npos) return nullptr;
+    cur = cur.substr(0, dot);
+    // A shorter exact name does not cover longer chains: `torch.cuda.synchronize.x` is not a call
+    // of synchronize. Only prefix rules apply to parents.
+  }
+}
+
+const Rule* RuleCatalog::match_import(std::string_view module) const {
+  std::string_view cur = module;
+  for (;;) {
+    if (auto it = import_modules_.find(std::string(cur)); it != import_modules_.end()) return &rules_[it->second];
+    size_t dot = cur.rfind('.');
+    if (dot == std::string_view::npos) return nullptr;
+    cur = cur.substr(0, dot);
+  }
+}
+
+std::vector<const Rule*> RuleCatalog::of_kind(MatchKind kind) const {
+  std::vector<const Rule*> out;
+  for (const auto& r : rules_)
+    if (r.match == kind) out.push_back(&r);
+  return out;
+}
+
+}  // namespace banjia::scan

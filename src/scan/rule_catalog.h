@@ -1,0 +1,108 @@
+// The scan/migrate rule catalogue: facts in data/rules/*.toml, parsed once into Rule records.
+// Mechanisms (how a match kind is found, how a rewrite kind edits code) live in the matchers and in
+// src/migrate/; a rule only names them.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/diagnostic.h"
+
+namespace banjia::scan {
+
+enum class MatchKind {
+  attribute,          // `.name` on any expression (`.cuda()`, `.is_cuda`)
+  qualified,          // a dotted name resolved through imports (exact, or prefix when `prefix`)
+  import_module,      // an import of one of `modules`
+  device_string,      // "cuda"/"cuda:N"/f"cuda:{i}" in a device position
+  backend_string,     // "nccl" as a backend (position "backend") or elsewhere ("other")
+  keyword_arg,        // a call of one of `names` passing `keyword=`
+  env_name,           // an environment variable name in os.environ/getenv/putenv
+  loop_call,          // a call of one of `names` (or `operator`) inside a loop body
+  loop_method,        // `.name()` method calls inside a loop body
+  attention_pattern,  // softmax(q @ k.transpose(...)) in one statement
+  cuda_kernel,        // __global__ functions in CUDA sources
+  op_registration,    // PYBIND11_MODULE / TORCH_LIBRARY in C++/CUDA sources
+  requirement,        // a dependency in requirements*.txt / setup.py / pyproject.toml
+};
+
+enum class RewriteKind {
+  none,
+  rename_attribute,   // `.cuda(` -> `.npu(`: replace the attribute name token
+  replace_module,     // torch.cuda.X -> torch.npu.X: replace the `cuda` component (or the import)
+  rename_last,        // dist.is_nccl_available -> dist.is_hccl_available
+  replace_in_string,  // "cuda:0" -> "npu:0" inside the literal
+  rename_env,         // "CUDA_VISIBLE_DEVICES" -> "ASCEND_RT_VISIBLE_DEVICES" (table in data/env)
+};
+
+struct RuleExample {
+  std::string before;
+  std::optional<std::string> after;  // expected migrate output (automatic rules)
+  bool none = false;                 // the rule must NOT fire on `before`
+};
+
+struct Rule {
+  std::string id;
+  std::string category;
+  Severity severity = Severity::warning;
+  FixKind fix = FixKind::manual;
+  std::string summary;
+  std::string message;
+  std::optional<std::string> replacement;
+  std::string source;
+  std::string data_file;
+
+  MatchKind match = MatchKind::qualified;
+  std::string name;                     // attribute
+  std::optional<bool> call;             // attribute: must (not) be called
+  std::vector<std::string> names;       // qualified, keyword_arg, loop_call, loop_method
+  bool prefix = false;                  // qualified: names are prefixes
+  std::vector<std::string> modules;     // import_module
+  std::string position;                 // backend_string
+  std::string keyword;                  // keyword_arg
+  std::optional<bool> equivalent;       // env_name
+  std::string op;                       // loop_call: an operator such as "@"
+  std::vector<std::string> packages;    // requirement: exact names (normalised)
+  std::vector<std::string> prefixes;    // requirement: name prefixes
+  bool torch_cuda_build = false;        // requirement: torch pinned to a CUDA build
+
+  RewriteKind rewrite = RewriteKind::none;
+  std::string rewrite_from;
+  std::string rewrite_to;
+
+  std::vector<RuleExample> examples;
+};
+
+class RuleCatalog {
+ public:
+  // Parses one TOML document; throws InputError(file, ...) on a malformed or incomplete rule
+  // (every rule needs id, category, severity, fix, message, source, match).
+  void add_toml(std::string_view toml, const std::string& file);
+
+  // The catalogue compiled into the binary (data/rules/*.toml), parsed on first use.
+  static const RuleCatalog& builtin();
+
+  const std::vector<Rule>& rules() const { return rules_; }
+  const Rule* find(std::string_view id) const;
+
+  // The qualified rule with the longest name matching `qualified` (exact, or prefix for prefix rules).
+  const Rule* match_qualified(std::string_view qualified) const;
+  // The import rule whose module is `module` or a parent of it.
+  const Rule* match_import(std::string_view module) const;
+  // First rule of a kind (for kinds that have one rule per variant, e.g. backend position).
+  std::vector<const Rule*> of_kind(MatchKind kind) const;
+
+ private:
+  void index();
+  std::vector<Rule> rules_;
+  std::unordered_map<std::string, size_t> by_id_;
+  std::unordered_map<std::string, size_t> qualified_exact_;
+  std::unordered_map<std::string, size_t> qualified_prefix_;
+  std::unordered_map<std::string, size_t> import_modules_;
+};
+
+std::string_view to_string(MatchKind k);
+
+}  // namespace banjia::scan
