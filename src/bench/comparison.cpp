@@ -22,9 +22,6 @@ RunStats stats_for(Run run, const Policy& p) {
                                      s.time.cv * 100, p.max_cv * 100));
   if (run.skipped)
     s.warnings.push_back(fmt::format("{} invalid value(s) skipped (first: {})", run.skipped, run.first_skip));
-  if (size_t out = s.time.outliers_low + s.time.outliers_high)
-    s.warnings.push_back(fmt::format("{} outlier(s) beyond Tukey fences [{:.4g}, {:.4g}] ms (kept in all statistics)",
-                                     out, s.time.fence_low, s.time.fence_high));
   s.run = std::move(run);
   return s;
 }

@@ -17,7 +17,7 @@ struct RunStats {
   std::optional<double> throughput_per_s;     // batch_size / median step time
   std::optional<double> power_median_w;
   std::optional<double> energy_per_sample_j;  // median power * median step time / batch_size
-  std::vector<std::string> warnings;          // too short, too noisy, skipped rows, outliers
+  std::vector<std::string> warnings;          // too short, too noisy, skipped values (outliers are a table row)
 };
 
 // Whether "better" means a smaller (time, memory, power, energy) or larger (throughput) value.

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -9,7 +10,8 @@ namespace banjia::bench {
 
 namespace {
 
-std::string num(double v) { return fmt::format("{:.4g}", v); }
+// Four significant digits, but never exponent notation for the sizes a table shows (12345 not 1.234e+04).
+std::string num(double v) { return std::fabs(v) >= 1000 ? fmt::format("{:.0f}", v) : fmt::format("{:.4g}", v); }
 std::string opt_num(const std::optional<double>& v) { return v ? num(*v) : "-"; }
 
 const MetricComparison* find_metric(const std::vector<MetricComparison>& list, std::string_view metric) {
