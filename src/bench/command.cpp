@@ -15,7 +15,7 @@ namespace {
 
 struct CompareOptions {
   std::vector<std::string> files;
-  std::vector<std::string> labels;
+  std::string labels;  // comma-separated; split here so the option never swallows the file arguments
   std::string format = "text";
   std::string output = "-";
   std::string html;
@@ -27,12 +27,21 @@ struct CompareOptions {
 };
 
 int run_compare(const CompareOptions& o) {
-  if (!o.labels.empty() && o.labels.size() != o.files.size())
-    throw InputError("", fmt::format("--labels has {} names for {} files", o.labels.size(), o.files.size()));
+  std::vector<std::string> labels;
+  if (!o.labels.empty()) {
+    for (size_t start = 0;;) {
+      size_t comma = o.labels.find(',', start);
+      labels.push_back(o.labels.substr(start, comma - start));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    if (labels.size() != o.files.size())
+      throw InputError("", fmt::format("--labels has {} names for {} files", labels.size(), o.files.size()));
+  }
   std::vector<bench::Run> runs;
   for (size_t i = 0; i < o.files.size(); ++i) {
     bench::Run r = bench::load_run(o.files[i]);
-    if (!o.labels.empty()) r.label = o.labels[i];
+    if (!labels.empty()) r.label = labels[i];
     if (!r.batch_size && o.batch_size > 0) r.batch_size = o.batch_size;
     if (!o.sample_unit.empty()) r.sample_unit = o.sample_unit;
     runs.push_back(std::move(r));
@@ -75,7 +84,7 @@ void register_bench(CLI::App& app, int& exit_code) {
   cmd->add_option("--html", opts->html, "Also write a self-contained HTML page with per-iteration distributions")
       ->option_text("FILE");
   cmd->add_option("--labels", opts->labels, "Column names, one per file (default: recorded label or file name)")
-      ->delimiter(',');
+      ->option_text("A,B,...");
   cmd->add_option("--batch-size", opts->batch_size, "Samples per step for runs that do not record it (CSV)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--sample-unit", opts->sample_unit, "What a sample is, for the throughput row (e.g. images, tokens)");
