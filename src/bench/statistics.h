@@ -34,8 +34,9 @@ struct BootstrapSpec {
 };
 
 // Percentile-bootstrap interval of  prod(median(num_i)) / prod(median(den_i)).
-// Each sample is resampled independently with replacement (std::mt19937_64 seeded with spec.seed, so
-// the interval is identical on every run). All samples must be non-empty.
+// Each sample is resampled independently with replacement by std::mt19937_64 generators derived from
+// spec.seed, so the interval is identical on every run and with any number of threads. All samples
+// must be non-empty.
 Interval bootstrap_median_ratio(const std::vector<const std::vector<double>*>& numerators,
                                 const std::vector<const std::vector<double>*>& denominators,
                                 const BootstrapSpec& spec);

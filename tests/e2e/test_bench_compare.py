@@ -169,3 +169,17 @@ def test_help_examples_run(run, fixtures):
     r = run("bench", "compare", "--help")
     assert r.returncode == 0 and "Examples:" in r.stdout
     assert "bench" in run("--help").stdout
+
+
+def test_bootstrap_interval_agrees_with_an_independent_numpy_bootstrap(run, fixtures):
+    """Same percentile bootstrap done with numpy's generator: the endpoints agree within Monte Carlo
+    error (both use 20,000 resamples; different random streams)."""
+    fp32, bf16 = fixtures / H200 / "resnet50_fp32.csv", fixtures / H200 / "resnet50_bf16_channels_last.csv"
+    step = compare_json(run, "--resamples", "20000", fp32, bf16)["runs"][1]["vs_baseline"][0]
+    base, other = load_ms(fp32), load_ms(bf16)
+    rng = np.random.default_rng(0)
+    b = np.median(base[rng.integers(0, len(base), (20000, len(base)))], axis=1)
+    o = np.median(other[rng.integers(0, len(other), (20000, len(other)))], axis=1)
+    low, high = np.percentile(o / b, [2.5, 97.5])
+    assert step["ci_low"] == pytest.approx(low, rel=0.004)
+    assert step["ci_high"] == pytest.approx(high, rel=0.004)
