@@ -62,6 +62,8 @@ def _resolve_device(device):
             _import_torch_npu()
         if d.type not in ("cpu", "cuda", "npu"):
             raise ValueError(f"banjia.bench: unsupported device type {d.type!r} (cpu, cuda or npu)")
+        if d.type != "cpu" and not (hasattr(torch, d.type) and _module(d.type).is_available()):
+            raise ValueError(f"banjia.bench: device {d.type!r} requested but torch.{d.type}.is_available() is False")
         index = d.index if d.index is not None else (0 if d.type == "cpu" else _module(d.type).current_device())
         return d.type, index
     if importlib.util.find_spec("torch_npu") is not None and _import_torch_npu() and torch.npu.is_available():

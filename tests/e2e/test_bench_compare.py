@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import pathlib
+import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
@@ -102,6 +103,11 @@ def test_markdown_csv_and_html(run, fixtures, tmp_path):
     page = (tmp_path / "r.html").read_text()
     assert page.startswith("<!DOCTYPE html>") and page.count("<svg") == 2 and "<circle" in page
     assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # self-contained
+    for chunk in page.split("<svg")[1:]:  # each chart is well-formed XML
+        svg = ET.fromstring("<svg" + chunk.split("</svg>")[0] + "</svg>")
+        assert svg.tag.endswith("svg")
+    dots = page.split("<svg")[1].count("<circle")
+    assert dots == len(load_ms(files[0])) + len(load_ms(files[1]))  # every iteration is drawn
 
 
 def test_fail_on_slower(run, fixtures):

@@ -172,6 +172,9 @@ def test_bad_arguments(tmp_path):
         bench.recorder(batch_size=0)
     with pytest.raises(ValueError):
         bench.recorder(device="meta")
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="is_available"):
+            bench.recorder(device="cuda")
 
 
 def test_recording_is_read_by_bench_compare(tmp_path):
