@@ -10,6 +10,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 import banjia.bench as bench  # noqa: E402
+from banjia._bench_power import parse_npu_smi  # noqa: E402
 
 NPU_SMI_INFO = """\
 +------------------------------------------------------------------------------------------------+
@@ -134,7 +135,7 @@ def test_power_from_fake_npu_smi(tool_dir, tmp_path, monkeypatch):
     assert set(doc["power"]["samples_w"]) == {101.8}
     # A logical index maps through ASCEND_RT_VISIBLE_DEVICES to the physical NPU id npu-smi prints.
     monkeypatch.setenv("ASCEND_RT_VISIBLE_DEVICES", "1")
-    assert bench._parse_npu_smi(NPU_SMI_INFO, 0) == 96.4
+    assert parse_npu_smi(NPU_SMI_INFO, 0) == 96.4
 
 
 def test_absent_or_broken_power_tool_gives_null(tool_dir, tmp_path):
