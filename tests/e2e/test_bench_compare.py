@@ -189,3 +189,45 @@ def test_bootstrap_interval_agrees_with_an_independent_numpy_bootstrap(run, fixt
     low, high = np.percentile(o / b, [2.5, 97.5])
     assert step["ci_low"] == pytest.approx(low, rel=0.004)
     assert step["ci_high"] == pytest.approx(high, rel=0.004)
+
+
+def recording(path, label, times, batch, peak, power):
+    doc = {"format": "banjia.bench", "version": 1, "label": label,
+           "device": {"type": "npu", "index": 0, "name": "Ascend910B3"},
+           "timing": {"method": "npu-event", "unit": "ms", "warmup": 5, "times": list(times)},
+           "batch_size": batch, "sample_unit": "images",
+           "memory": {"peak_allocated_bytes": peak, "peak_reserved_bytes": peak, "peak_rss_bytes": None},
+           "power": {"tool": "npu-smi", "samples_w": list(power), "median_w": float(np.median(power))}}
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_article_table_from_recordings(run, tmp_path):
+    """Three recordings like the article's §6 table: memory, power and energy rows and their ratios."""
+    rng = np.random.default_rng(3)
+    runs = [("gpu", 45.0, 6.2e9, 210.0), ("npu-initial", 68.0, 5.8e9, 180.0), ("npu-tuned", 39.0, 4.5e9, 160.0)]
+    files, data = [], {}
+    for label, ms, mem, watts in runs:
+        times = ms * np.exp(0.02 * rng.standard_normal(40))
+        power = watts + rng.standard_normal(15)
+        files.append(recording(tmp_path / f"{label}.json", label, times, 16, mem, power))
+        data[label] = (times, power, mem)
+    doc = compare_json(run, *files)
+    for run_doc in doc["runs"]:
+        times, power, mem = data[run_doc["label"]]
+        assert run_doc["power_median_w"] == pytest.approx(np.median(power))
+        assert run_doc["energy_per_sample_j"] == pytest.approx(np.median(power) * np.median(times) / 1e3 / 16)
+        assert run_doc["peak_memory_bytes"] == mem and run_doc["memory_kind"] == "allocated"
+    by_metric = {m["metric"]: m for m in doc["runs"][2]["vs_baseline"]}
+    assert by_metric["step_time"]["verdict"] == "faster" and by_metric["power"]["verdict"] == "lower"
+    assert by_metric["peak_memory"]["ratio"] == pytest.approx(4.5 / 6.2) and by_metric["peak_memory"]["ci_low"] is None
+    gpu_t, gpu_p, _ = data["gpu"]
+    tuned_t, tuned_p, _ = data["npu-tuned"]
+    energy_ratio = (np.median(tuned_p) * np.median(tuned_t)) / (np.median(gpu_p) * np.median(gpu_t))
+    assert by_metric["energy_per_sample"]["ratio"] == pytest.approx(energy_ratio)
+    assert by_metric["energy_per_sample"]["verdict"] == "lower"
+    assert {m["metric"]: m["verdict"] for m in doc["runs"][1]["vs_baseline"]}["step_time"] == "slower"
+    text = run("bench", "compare", *files).stdout
+    for row in ("peak memory (GiB)", "power median (W)", "energy per sample (J)", "energy vs baseline"):
+        assert row in text
+    assert text.splitlines()[0].split() == ["metric", "gpu", "npu-initial", "npu-tuned"]
