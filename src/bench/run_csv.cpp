@@ -32,6 +32,9 @@ Run parse_csv_run(std::string_view text, const std::string& file) {
   if (!col) {
     std::string got;
     for (const auto& h : table.header) got += (got.empty() ? "" : ",") + std::string(trim_cell(h));
+    if (got.size() > 60) got = got.substr(0, 57) + "...";  // keep the error one short line
+    for (char& ch : got)
+      if (static_cast<unsigned char>(ch) < 0x20) ch = '?';
     throw InputError(file, "no time column (expected one of ms, time_ms, step_ms, us, time_us, s, time_s; header is '" +
                                got + "')");
   }

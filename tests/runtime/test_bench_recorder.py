@@ -80,14 +80,14 @@ def test_warmup_is_excluded_and_times_are_step_times(tmp_path):
     doc = bench.record(step, warmup=2, repeat=5, min_time_s=0, out=str(tmp_path / "w.json"))
     times = doc["timing"]["times"]
     assert len(times) == 5
-    assert all(4.5 <= t < 150 for t in times), times
+    assert all(4.5 <= t < 199 for t in times), times  # a warm-up step (>= 200 ms) was never measured
 
 
 def test_min_time_extends_the_run(tmp_path):
     start = time.perf_counter()
     doc = bench.record(lambda: time.sleep(0.01), warmup=0, repeat=2, min_time_s=0.25, out=str(tmp_path / "m.json"))
     assert time.perf_counter() - start >= 0.25
-    assert len(doc["timing"]["times"]) >= 10
+    assert len(doc["timing"]["times"]) > 2  # beyond `repeat`
     assert sum(doc["timing"]["times"]) >= 0.25 * 1e3 * 0.9
 
 
@@ -119,7 +119,7 @@ def test_failed_run_writes_nothing(tmp_path):
 def test_power_from_fake_nvidia_smi(tool_dir, tmp_path):
     log = tmp_path / "args.txt"
     fake_tool(tool_dir, "nvidia-smi", f'echo "$@" >> {log}\necho 123.5\n')
-    doc = bench.record(lambda: time.sleep(0.01), warmup=1, repeat=3, min_time_s=0.3, power="nvidia-smi",
+    doc = bench.record(lambda: time.sleep(0.01), warmup=1, repeat=3, min_time_s=0.5, power="nvidia-smi",
                        power_interval_s=0.05, batch_size=8, out=str(tmp_path / "p.json"))
     p = doc["power"]
     assert p["tool"] == "nvidia-smi" and len(p["samples_w"]) >= 2
