@@ -1,0 +1,320 @@
+#include "python/tokenizer.h"
+
+#include <fmt/format.h>
+
+#include "common/utf8.h"
+#include "python/lexer.h"
+
+namespace banjia::python {
+
+const char* token_kind_name(TokenKind kind) {
+  switch (kind) {
+    case TokenKind::Name: return "NAME";
+    case TokenKind::Number: return "NUMBER";
+    case TokenKind::String: return "STRING";
+    case TokenKind::FStringStart: return "FSTRING_START";
+    case TokenKind::FStringMiddle: return "FSTRING_MIDDLE";
+    case TokenKind::FStringEnd: return "FSTRING_END";
+    case TokenKind::Op: return "OP";
+    case TokenKind::Comment: return "COMMENT";
+    case TokenKind::Newline: return "NEWLINE";
+    case TokenKind::NL: return "NL";
+    case TokenKind::Indent: return "INDENT";
+    case TokenKind::Dedent: return "DEDENT";
+    case TokenKind::EndMarker: return "ENDMARKER";
+    case TokenKind::Whitespace: return "WHITESPACE";
+    case TokenKind::ErrorToken: return "ERRORTOKEN";
+  }
+  return "?";
+}
+
+TokenStream tokenize(std::string_view text, FStringMode mode) {
+  if (text.size() >= UINT32_MAX) {
+    TokenStream ts;
+    ts.error = TokenizeError{1, 0, "source too large to tokenize (4 GiB or more)"};
+    return ts;
+  }
+  return detail::Lexer(text, mode).run();
+}
+
+namespace detail {
+using lex::at;
+
+Lexer::Lexer(std::string_view text, FStringMode mode)
+    : s_(text), n_(text.size()), py312_(mode == FStringMode::py312) {
+  unsigned char any = 0;
+  for (char c : text) any |= static_cast<unsigned char>(c);
+  ascii_ = any < 0x80;
+}
+
+uint32_t Lexer::col(size_t off) {
+  if (ascii_) return static_cast<uint32_t>(off - line_start_);
+  if (cp_line_ != line_start_ || off < cp_off_) {
+    cp_line_ = line_start_;
+    cp_off_ = line_start_;
+    cp_col_ = 0;
+  }
+  cp_col_ += static_cast<uint32_t>(utf8_count_code_points(s_.substr(cp_off_, off - cp_off_)));
+  cp_off_ = off;
+  return cp_col_;
+}
+
+TokenStream Lexer::run() {
+  out_.tokens.reserve(n_ / 5 + 16);
+  while (i_ < n_) {
+    if (at_line_start_) {
+      at_line_start_ = false;
+      bool statement_start = fstack_.empty() && open_brackets_.empty() && !continued_;
+      continued_ = false;
+      if (statement_start && !line_start()) continue;
+    }
+    if (!fstack_.empty() && !in_field_expression()) scan_fstring_text();
+    else scan_inline();
+  }
+  finish();
+  return std::move(out_);
+}
+
+// Mirrors tokenize.py at a new statement: measure indentation (tab stops of 8, form feed resets),
+// pass blank and comment-only lines through as COMMENT/NL, then emit INDENT or DEDENTs.
+bool Lexer::line_start() {
+  size_t j = i_;
+  uint32_t column = 0;
+  for (; j < n_; ++j) {
+    char c = s_[j];
+    if (c == ' ') ++column;
+    else if (c == '\t') column = (column / 8 + 1) * 8;
+    else if (c == '\f') column = 0;
+    else break;
+  }
+  if (j == n_) {  // trailing blank line without terminator: tokenize stops here
+    if (j > i_) emit(TokenKind::Whitespace, i_, j, line_, 0);
+    i_ = j;
+    return false;
+  }
+  char c = s_[j];
+  if (c == '#' || c == '\n' || c == '\r') {
+    if (j > i_) emit(TokenKind::Whitespace, i_, j, line_, 0);
+    if (c == '#') {
+      size_t k = j;
+      while (k < n_ && s_[k] != '\n' && s_[k] != '\r') ++k;
+      emit(TokenKind::Comment, j, k, line_, col(j));
+      j = k;
+    }
+    size_t nl = lex::newline_len(s_, j);
+    emit(TokenKind::NL, j, j + nl, line_, col(j));
+    i_ = j + nl;
+    if (nl) {
+      advance_line(i_);
+      at_line_start_ = true;
+    }
+    return false;
+  }
+  if (column > indents_.back()) {
+    indents_.push_back(column);
+    emit(TokenKind::Indent, i_, j, line_, 0);
+  } else {
+    if (j > i_) emit(TokenKind::Whitespace, i_, j, line_, 0);
+    if (column < indents_.back()) {
+      uint32_t c0 = col(j);
+      while (column < indents_.back()) {
+        indents_.pop_back();
+        emit(TokenKind::Dedent, j, j, line_, c0);
+      }
+      if (column != indents_.back()) {
+        error(line_, c0, "unindent does not match any outer indentation level");
+        indents_.push_back(column);
+      }
+    }
+  }
+  i_ = j;
+  return true;
+}
+
+void Lexer::scan_inline() {
+  size_t b = i_;
+  char c = s_[b];
+  if (lex::is_blank(c)) {
+    size_t j = b + 1;
+    while (j < n_ && lex::is_blank(s_[j])) ++j;
+    last_inline_ws_ = static_cast<uint32_t>(out_.tokens.size());
+    emit(TokenKind::Whitespace, b, j, line_, col(b));
+    i_ = j;
+    return;
+  }
+  if (c == '\n' || c == '\r') {
+    size_t nl = lex::newline_len(s_, b);
+    bool nested = !open_brackets_.empty() || !fstack_.empty();
+    emit(nested ? TokenKind::NL : TokenKind::Newline, b, b + nl, line_, col(b));
+    i_ = b + nl;
+    advance_line(i_);
+    at_line_start_ = true;
+    return;
+  }
+  if (c == '\\') {
+    if (size_t nl = lex::newline_len(s_, b + 1)) {
+      emit(TokenKind::Whitespace, b, b + 1 + nl, line_, col(b));
+      i_ = b + 1 + nl;
+      advance_line(i_);
+      at_line_start_ = true;
+      continued_ = true;
+    } else {
+      error_char(b);
+    }
+    return;
+  }
+  if (c == '#') {
+    size_t j = b;
+    while (j < n_ && s_[j] != '\n' && s_[j] != '\r') ++j;
+    emit(TokenKind::Comment, b, j, line_, col(b));
+    i_ = j;
+    return;
+  }
+  if (lex::is_digit(c) || (c == '.' && lex::is_digit(at(s_, b + 1)))) {
+    size_t j = lex::number(s_, b);
+    emit(TokenKind::Number, b, j, line_, col(b));
+    i_ = j;
+    return;
+  }
+  lex::StringStart st;
+  if ((c == '"' || c == '\'' || lex::is_name_start(c)) && lex::string_start(s_, b, st)) {
+    scan_string(b, st);
+    return;
+  }
+  if (lex::is_name_start(c)) {
+    size_t j = b + 1;
+    while (j < n_ && lex::is_name_char(s_[j])) ++j;
+    emit(TokenKind::Name, b, j, line_, col(b));
+    i_ = j;
+    return;
+  }
+  size_t len = lex::op_length(s_, b);
+  if (len == 0 && c == '!' && at_field_top_level()) len = 1;  // f"{x!r}" conversion
+  if (len) scan_op(b, len);
+  else error_char(b);
+}
+
+void Lexer::scan_op(size_t b, size_t len) {
+  char c = s_[b];
+  if (at_field_top_level()) {
+    if (c == '}') {  // end of a replacement field
+      emit(TokenKind::Op, b, b + 1, line_, col(b));
+      open_brackets_.pop_back();
+      fstack_.pop_back();
+      i_ = b + 1;
+      return;
+    }
+    if (c == ':') {  // format spec follows; ':=' here is ':' then spec "=..."
+      emit(TokenKind::Op, b, b + 1, line_, col(b));
+      fstack_.back().in_spec = true;
+      i_ = b + 1;
+      return;
+    }
+  }
+  uint32_t tok = static_cast<uint32_t>(out_.tokens.size());
+  emit(TokenKind::Op, b, b + len, line_, col(b));
+  i_ = b + len;
+  if (c == '(' || c == '[' || c == '{') {
+    open_brackets_.push_back(tok);
+  } else if (c == ')' || c == ']' || c == '}') {
+    size_t floor = fstack_.empty() ? 0 : fstack_.back().paren_base + (fstack_.back().is_field ? 1 : 0);
+    if (open_brackets_.size() > floor) open_brackets_.pop_back();
+    else error_at_token(tok, fmt::format("unmatched '{}'", c));
+  }
+}
+
+// tokenize.py's pseudo-token regex fails at the blank run before an unknown character, so each of
+// those blanks becomes its own ERRORTOKEN; reproduce that so the streams compare equal.
+void Lexer::error_char(size_t b) {
+  if (!out_.tokens.empty() && last_inline_ws_ == out_.tokens.size() - 1 && out_.tokens.back().end == b) {
+    Token ws = out_.tokens.back();
+    out_.tokens.pop_back();
+    for (size_t k = ws.begin; k < ws.end; ++k) emit(TokenKind::ErrorToken, k, k + 1, line_, col(k));
+  }
+  uint32_t c0 = col(b);
+  emit(TokenKind::ErrorToken, b, b + 1, line_, c0);
+  unsigned char ch = static_cast<unsigned char>(s_[b]);
+  error(line_, c0, ch >= 0x20 && ch < 0x7f ? fmt::format("unexpected character '{}'", s_[b])
+                                           : fmt::format("unexpected character U+{:04X}", ch));
+  i_ = b + 1;
+}
+
+void Lexer::scan_string(size_t b, const lex::StringStart& st) {
+  if (py312_ && st.fstring) {
+    begin_fstring(b, st);
+    return;
+  }
+  const uint32_t l = line_, c0 = col(b);
+  const char q = st.quote;
+  size_t j = b + st.prefix_len + (st.triple ? 3 : 1);
+  bool crossed_line = false;  // single-quoted string continued with backslash-newline
+  while (j < n_) {
+    char c = s_[j];
+    if (c == '\\') {
+      if (size_t nl = lex::newline_len(s_, j + 1)) {
+        j += 1 + nl;
+        advance_line(j);
+        crossed_line = true;
+      } else {
+        j += 2;
+      }
+    } else if (c == q && (!st.triple || (at(s_, j + 1) == q && at(s_, j + 2) == q))) {
+      j += st.triple ? 3 : 1;
+      emit(TokenKind::String, b, j, l, c0);
+      i_ = j;
+      return;
+    } else if (c == '\n' || c == '\r') {
+      size_t nl = lex::newline_len(s_, j);
+      if (st.triple) {
+        j += nl;
+        advance_line(j);
+        continue;
+      }
+      error(l, c0, fmt::format("unterminated string literal (detected at line {})", line_));
+      if (!crossed_line) break;
+      // tokenize.py: the string and the rest of its last line become one ERRORTOKEN.
+      emit(TokenKind::ErrorToken, b, j + nl, l, c0);
+      i_ = j + nl;
+      advance_line(i_);
+      at_line_start_ = true;
+      return;
+    } else {
+      ++j;
+    }
+  }
+  if (j >= n_ && (st.triple || crossed_line)) {
+    error(l, c0, st.triple ? "unterminated triple-quoted string literal" : "unterminated string literal");
+    emit(TokenKind::ErrorToken, b, n_, l, c0);
+    i_ = n_;
+    return;
+  }
+  if (j >= n_) error(l, c0, "unterminated string literal");
+  // Unterminated on its first line: like tokenize.py, the prefix is a NAME and the quote an error;
+  // scanning resumes right after the quote.
+  size_t q_at = b + st.prefix_len;
+  if (st.prefix_len) emit(TokenKind::Name, b, q_at, l, c0);
+  error_char(q_at);
+}
+
+void Lexer::finish() {
+  if (!fstack_.empty()) abandon_fstrings("unterminated f-string literal");
+  if (!open_brackets_.empty())
+    error_at_token(open_brackets_.front(),
+                   fmt::format("'{}' was never closed", out_.tokens[open_brackets_.front()].text(s_)));
+  if (continued_) error(line_, 0, "unexpected end of file after line continuation character");
+  // tokenize.py adds NEWLINE '' (one column wide) when the last physical line has no terminator,
+  // unless that line is blank or starts with '#'.
+  std::string_view last = s_.substr(line_start_);
+  bool partial = last.find_first_not_of(" \t\f") != std::string_view::npos;
+  size_t first = last.find_first_not_of(" \t\f\v");
+  if (partial && (first == std::string_view::npos || last[first] != '#')) {
+    uint32_t c0 = col(n_);
+    push(TokenKind::Newline, n_, n_, line_, c0, line_, c0 + 1);
+  }
+  uint32_t eof_line = partial ? line_ + 1 : line_;
+  for (size_t k = 1; k < indents_.size(); ++k) push(TokenKind::Dedent, n_, n_, eof_line, 0, eof_line, 0);
+  push(TokenKind::EndMarker, n_, n_, eof_line, 0, eof_line, 0);
+}
+
+}  // namespace detail
+}  // namespace banjia::python
