@@ -16,7 +16,7 @@ namespace {
 
 // NAME (. NAME)* starting at k (k <= last); returns the sig index after it.
 uint32_t read_dotted(const ModuleView& v, uint32_t k, uint32_t last, std::vector<uint32_t>& out) {
-  while (k <= last && v.tok(k).kind == TokenKind::Name) {
+  while (k <= last && v.tok(k).kind == TokenKind::Name && v.text(k) != "import") {
     out.push_back(k++);
     if (k + 1 <= last && v.is_op(k, ".") && v.tok(k + 1).kind == TokenKind::Name) ++k;
     else break;
