@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "python/import_parse.h"
 
 namespace banjia::python {
@@ -7,7 +9,8 @@ DottedRef make_ref(const ModuleView& v, const std::vector<uint32_t>& names, std:
   DottedRef r;
   r.qualified = std::move(qualified);
   r.written = detail::join_names(v, names);
-  r.name_sigs = names;
+  r.first_sig = names.front();
+  r.last_sig = names.back();
   r.name_toks.reserve(names.size());
   for (uint32_t s : names) r.name_toks.push_back(v.sig[s]);
   uint32_t after = names.back() + 1;
@@ -44,13 +47,31 @@ bool is_binding_site(const ModuleView& v, uint32_t k) {
   return k > 0 && (v.is_name(k - 1, "def") || v.is_name(k - 1, "class") || v.is_name(k - 1, "as"));
 }
 
+// Cheap pre-check before hashing: most names share neither first byte nor length with any import.
+struct NameFilter {
+  bool first[256] = {};
+  uint64_t lengths = 0;  // bit min(len, 63)
+  explicit NameFilter(const ImportTable& t) {
+    for (const auto& [name, _] : t.index) {
+      if (name.empty()) continue;
+      first[static_cast<unsigned char>(name[0])] = true;
+      lengths |= uint64_t{1} << std::min<size_t>(name.size(), 63);
+    }
+  }
+  bool may_match(std::string_view s) const {
+    return first[static_cast<unsigned char>(s[0])] && (lengths >> std::min<size_t>(s.size(), 63) & 1);
+  }
+};
+
 }  // namespace
 
 std::vector<DottedRef> resolve_dotted_names(const ModuleView& view, const ImportTable& imports) {
   std::vector<DottedRef> refs;
   const uint32_t n = static_cast<uint32_t>(view.sig.size());
   std::vector<uint32_t> names;
+  const NameFilter filter(imports);
   for (uint32_t k = 0; k < n; ++k) {
+    if (view.tok(k).kind != TokenKind::Name) continue;
     uint32_t s = view.stmt_of[k];
     if (s != kNoIndex && view.statements[s].first_sig == k &&
         (view.is_name(k, "import") || view.is_name(k, "from"))) {
@@ -60,8 +81,9 @@ std::vector<DottedRef> resolve_dotted_names(const ModuleView& view, const Import
         continue;
       }
     }
-    if (view.tok(k).kind != TokenKind::Name || view.is_attribute(k)) continue;
-    const ImportBinding* b = imports.binding_for(view.text(k));
+    std::string_view head = view.text(k);
+    if (!filter.may_match(head) || view.is_attribute(k)) continue;
+    const ImportBinding* b = imports.binding_for(head);
     if (!b) continue;
     names.clear();
     names.push_back(k);
@@ -71,8 +93,10 @@ std::vector<DottedRef> resolve_dotted_names(const ModuleView& view, const Import
       names.push_back(j);
     }
     if (names.size() == 1 && is_binding_site(view, k)) continue;
-    std::string qualified = b->target;
-    if (names.size() > 1) qualified += "." + detail::join_names(view, names, 1);
+    std::string qualified;
+    qualified.reserve(b->target.size() + (view.tok(j).end - view.tok(k).begin));
+    qualified += b->target;
+    for (size_t i = 1; i < names.size(); ++i) qualified.append(".").append(view.text(names[i]));
     refs.push_back(make_ref(view, names, std::move(qualified)));
     k = j;
   }

@@ -23,8 +23,8 @@ struct FFrame {
 
 class Lexer {
  public:
-  Lexer(std::string_view text, FStringMode mode);
-  TokenStream run();
+  Lexer(std::string_view text, FStringMode mode, TokenStream& out);
+  void run();
 
  private:
   // tokenizer.cpp
@@ -64,7 +64,7 @@ class Lexer {
   size_t n_;
   bool py312_;
   bool ascii_;                   // no byte >= 0x80: columns are byte offsets
-  TokenStream out_;
+  TokenStream& out_;
   size_t i_ = 0;
   uint32_t line_ = 1;
   size_t line_start_ = 0;

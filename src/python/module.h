@@ -41,6 +41,8 @@ struct ModuleView {
   bool is_attribute(uint32_t sig_index) const { return sig_index > 0 && is_op(sig_index - 1, "."); }
 };
 ModuleView build_view(std::string_view src, const TokenStream& ts);
+// Same, into `out`, reusing its vectors' capacity (see tokenize(text, mode, out)).
+void build_view(std::string_view src, const TokenStream& ts, ModuleView& out);
 
 struct ImportBinding {   // one name bound by an import statement
   std::string local;     // name bound in the module ("th", "tc", "ac", "torch" for `import torch.cuda`; "*" for star)
@@ -80,7 +82,7 @@ struct DottedRef {
   std::string qualified;            // fully qualified name
   std::string written;              // as written, without spaces ("th.cuda.synchronize")
   std::vector<uint32_t> name_toks;  // ts->tokens indices of each NAME component
-  std::vector<uint32_t> name_sigs;  // the same components as sig indices
+  uint32_t first_sig = 0, last_sig = 0;  // sig indices of the first and last NAME component
   bool is_call = false;             // followed by '('
   uint32_t call_open_sig = kNoIndex;  // sig index of that '('
   bool in_import_stmt = false;

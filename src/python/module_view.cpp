@@ -21,24 +21,47 @@ char closer_for(std::string_view open) {
 
 ModuleView build_view(std::string_view src, const TokenStream& ts) {
   ModuleView v;
+  build_view(src, ts, v);
+  return v;
+}
+
+void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
   v.src = src;
   v.ts = &ts;
-  v.sig.reserve(ts.tokens.size() / 2 + 1);
-  for (uint32_t i = 0; i < ts.tokens.size(); ++i) {
-    TokenKind k = ts.tokens[i].kind;
-    if (k != TokenKind::Whitespace && k != TokenKind::Comment && k != TokenKind::NL) v.sig.push_back(i);
+  const Token* toks = ts.tokens.data();
+  const uint32_t ntok = static_cast<uint32_t>(ts.tokens.size());
+  v.sig.resize(ntok);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < ntok; ++i) {  // branch-free filter: trivia is overwritten by the next token
+    TokenKind k = toks[i].kind;
+    v.sig[n] = i;
+    n += (k != TokenKind::Whitespace) & (k != TokenKind::Comment) & (k != TokenKind::NL);
   }
-  const uint32_t n = static_cast<uint32_t>(v.sig.size());
+  v.sig.resize(n);
   v.match.assign(n, -1);
   v.stmt_of.assign(n, kNoIndex);
+  v.statements.clear();
+  v.statements.reserve(n / 6 + 1);
+  // Raw pointers: stores through match/stmt_of would otherwise force reloads of every vector.
+  const uint32_t* sig = v.sig.data();
+  int32_t* match = v.match.data();
+  uint32_t* stmt_of = v.stmt_of.data();
+  auto pair = [&](uint32_t a, uint32_t b) {
+    match[a] = static_cast<int32_t>(b);
+    match[b] = static_cast<int32_t>(a);
+  };
 
   std::vector<uint32_t> open;  // sig indices of unclosed brackets / f-string starts
   int depth = 0;               // INDENT nesting
   int same_line_bonus = 0;     // body statements after `if x:` on the same logical line
   bool in_stmt = false, header = false;
-  auto end_stmt = [&] { in_stmt = false; header = false; };
+  ModuleView::Statement cur{0, 0, 0};
+  auto end_stmt = [&] {
+    if (in_stmt) v.statements.push_back(cur);
+    in_stmt = header = false;
+  };
   for (uint32_t k = 0; k < n; ++k) {
-    const Token& t = v.tok(k);
+    const Token& t = toks[sig[k]];
     switch (t.kind) {
       case TokenKind::Indent: ++depth; continue;
       case TokenKind::Dedent: depth = std::max(0, depth - 1); continue;
@@ -50,43 +73,39 @@ ModuleView build_view(std::string_view src, const TokenStream& ts) {
         continue;
       default: break;
     }
-    std::string_view text = t.text(src);
-    if (t.kind == TokenKind::Op && text == ";" && open.empty()) {
+    // Single-character operators drive brackets and statement splits; compare bytes, not strings.
+    const char c = (t.kind == TokenKind::Op && t.end - t.begin == 1) ? src[t.begin] : '\0';
+    if (c == ';' && open.empty()) {
       end_stmt();
       continue;
     }
     if (!in_stmt) {
       in_stmt = true;
-      header = t.kind == TokenKind::Name && is_compound_keyword(text);
-      v.statements.push_back({k, k, depth + same_line_bonus});
+      header = t.kind == TokenKind::Name && is_compound_keyword(t.text(src));
+      cur = {k, k, depth + same_line_bonus};
     }
-    v.statements.back().last_sig = k;
-    v.stmt_of[k] = static_cast<uint32_t>(v.statements.size() - 1);
+    cur.last_sig = k;
+    stmt_of[k] = static_cast<uint32_t>(v.statements.size());
     if (t.kind == TokenKind::FStringStart) {
       open.push_back(k);
     } else if (t.kind == TokenKind::FStringEnd) {
-      if (!open.empty() && v.tok(open.back()).kind == TokenKind::FStringStart) {
-        v.match[k] = static_cast<int32_t>(open.back());
-        v.match[open.back()] = static_cast<int32_t>(k);
+      if (!open.empty() && toks[sig[open.back()]].kind == TokenKind::FStringStart) {
+        pair(k, open.back());
         open.pop_back();
       }
-    } else if (t.kind == TokenKind::Op && text.size() == 1) {
-      char c = text[0];
-      if (c == '(' || c == '[' || c == '{') {
-        open.push_back(k);
-      } else if (c == ')' || c == ']' || c == '}') {
-        if (!open.empty() && closer_for(v.text(open.back())) == c) {
-          v.match[k] = static_cast<int32_t>(open.back());
-          v.match[open.back()] = static_cast<int32_t>(k);
-          open.pop_back();
-        }
-      } else if (c == ':' && header && open.empty()) {
-        end_stmt();  // `if x: body` -- the body is its own statement one level deeper
-        same_line_bonus = 1;
+    } else if (c == '(' || c == '[' || c == '{') {
+      open.push_back(k);
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (!open.empty() && closer_for(v.text(open.back())) == c) {
+        pair(k, open.back());
+        open.pop_back();
       }
+    } else if (c == ':' && header && open.empty()) {
+      end_stmt();  // `if x: body` -- the body is its own statement one level deeper
+      same_line_bonus = 1;
     }
   }
-  return v;
+  end_stmt();
 }
 
 std::vector<CallArg> call_arguments(const ModuleView& view, uint32_t open_sig) {

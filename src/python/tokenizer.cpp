@@ -29,19 +29,26 @@ const char* token_kind_name(TokenKind kind) {
 }
 
 TokenStream tokenize(std::string_view text, FStringMode mode) {
+  TokenStream ts;
+  tokenize(text, mode, ts);
+  return ts;
+}
+
+void tokenize(std::string_view text, FStringMode mode, TokenStream& out) {
+  out.tokens.clear();
+  out.error.reset();
   if (text.size() >= UINT32_MAX) {
-    TokenStream ts;
-    ts.error = TokenizeError{1, 0, "source too large to tokenize (4 GiB or more)"};
-    return ts;
+    out.error = TokenizeError{1, 0, "source too large to tokenize (4 GiB or more)"};
+    return;
   }
-  return detail::Lexer(text, mode).run();
+  detail::Lexer(text, mode, out).run();
 }
 
 namespace detail {
 using lex::at;
 
-Lexer::Lexer(std::string_view text, FStringMode mode)
-    : s_(text), n_(text.size()), py312_(mode == FStringMode::py312) {
+Lexer::Lexer(std::string_view text, FStringMode mode, TokenStream& out)
+    : s_(text), n_(text.size()), py312_(mode == FStringMode::py312), out_(out) {
   unsigned char any = 0;
   for (char c : text) any |= static_cast<unsigned char>(c);
   ascii_ = any < 0x80;
@@ -59,7 +66,7 @@ uint32_t Lexer::col(size_t off) {
   return cp_col_;
 }
 
-TokenStream Lexer::run() {
+void Lexer::run() {
   out_.tokens.reserve(n_ / 5 + 16);
   while (i_ < n_) {
     if (at_line_start_) {
@@ -72,7 +79,6 @@ TokenStream Lexer::run() {
     else scan_inline();
   }
   finish();
-  return std::move(out_);
 }
 
 // Mirrors tokenize.py at a new statement: measure indentation (tab stops of 8, form feed resets),

@@ -44,5 +44,8 @@ struct TokenStream {
 enum class FStringMode { py311, py312 };
 
 TokenStream tokenize(std::string_view text, FStringMode mode = FStringMode::py312);
+// Same, into `out`, reusing its capacity: a scanner keeping one TokenStream per thread avoids
+// allocating (and page-faulting) fresh token memory for every file.
+void tokenize(std::string_view text, FStringMode mode, TokenStream& out);
 
 }  // namespace banjia::python
