@@ -70,19 +70,20 @@ std::vector<DottedRef> resolve_dotted_names(const ModuleView& view, const Import
   const uint32_t n = static_cast<uint32_t>(view.sig.size());
   std::vector<uint32_t> names;
   const NameFilter filter(imports);
-  for (uint32_t k = 0; k < n; ++k) {
-    if (view.tok(k).kind != TokenKind::Name) continue;
+  uint32_t skip_until = 0;  // sig index just past the last import statement handled
+  for (uint32_t k : view.name_heads) {
+    if (k < skip_until) continue;
     uint32_t s = view.stmt_of[k];
     if (s != kNoIndex && view.statements[s].first_sig == k &&
         (view.is_name(k, "import") || view.is_name(k, "from"))) {
       if (auto st = detail::parse_import(view, view.statements[s])) {
         import_refs(view, *st, refs);
-        k = view.statements[s].last_sig;
+        skip_until = view.statements[s].last_sig + 1;
         continue;
       }
     }
     std::string_view head = view.text(k);
-    if (!filter.may_match(head) || view.is_attribute(k)) continue;
+    if (!filter.may_match(head)) continue;
     const ImportBinding* b = imports.binding_for(head);
     if (!b) continue;
     names.clear();
@@ -98,7 +99,6 @@ std::vector<DottedRef> resolve_dotted_names(const ModuleView& view, const Import
     qualified += b->target;
     for (size_t i = 1; i < names.size(); ++i) qualified.append(".").append(view.text(names[i]));
     refs.push_back(make_ref(view, names, std::move(qualified)));
-    k = j;
   }
   return refs;
 }

@@ -28,6 +28,7 @@ struct ModuleView {
   struct Statement { uint32_t first_sig, last_sig; int indent_depth; };
   std::vector<Statement> statements;
   std::vector<uint32_t> stmt_of;  // per sig index: its statement index, or kNoIndex
+  std::vector<uint32_t> name_heads;  // sig indices of Name tokens not preceded by '.' (chain heads)
 
   const Token& tok(uint32_t sig_index) const { return ts->tokens[sig[sig_index]]; }
   std::string_view text(uint32_t sig_index) const { return tok(sig_index).text(src); }

@@ -42,6 +42,8 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
   v.stmt_of.assign(n, kNoIndex);
   v.statements.clear();
   v.statements.reserve(n / 6 + 1);
+  v.name_heads.clear();
+  v.name_heads.reserve(n / 3 + 1);
   // Raw pointers: stores through match/stmt_of would otherwise force reloads of every vector.
   const uint32_t* sig = v.sig.data();
   int32_t* match = v.match.data();
@@ -54,7 +56,7 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
   std::vector<uint32_t> open;  // sig indices of unclosed brackets / f-string starts
   int depth = 0;               // INDENT nesting
   int same_line_bonus = 0;     // body statements after `if x:` on the same logical line
-  bool in_stmt = false, header = false;
+  bool in_stmt = false, header = false, after_dot = false;
   ModuleView::Statement cur{0, 0, 0};
   auto end_stmt = [&] {
     if (in_stmt) v.statements.push_back(cur);
@@ -63,10 +65,11 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
   for (uint32_t k = 0; k < n; ++k) {
     const Token& t = toks[sig[k]];
     switch (t.kind) {
-      case TokenKind::Indent: ++depth; continue;
+      case TokenKind::Indent: after_dot = false; ++depth; continue;
       case TokenKind::Dedent: depth = std::max(0, depth - 1); continue;
       case TokenKind::Newline:
       case TokenKind::EndMarker:
+        after_dot = false;
         end_stmt();
         same_line_bonus = 0;
         open.clear();  // a logical line never continues past NEWLINE; leftovers stay unmatched
@@ -86,6 +89,12 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
     }
     cur.last_sig = k;
     stmt_of[k] = static_cast<uint32_t>(v.statements.size());
+    if (t.kind == TokenKind::Name) {
+      if (!after_dot) v.name_heads.push_back(k);
+      after_dot = false;
+      continue;
+    }
+    after_dot = c == '.';
     if (t.kind == TokenKind::FStringStart) {
       open.push_back(k);
     } else if (t.kind == TokenKind::FStringEnd) {
