@@ -44,6 +44,10 @@ SNIPPETS = {
     "nested_brackets.py": b"x = " + b"(" * 200 + b"1" + b")" * 200 + b"\n",
     "fstring_quotes.py": b"a = f'{x[\"k\"]}' f\"{y!s}\" f'''{z\n}'''\n",
     "decorators.py": b"@torch.jit.script\n@ triton.jit\ndef k(x): return x\nclass A: pass\n",
+    "continued_blank.py": b"x = 1 + \\\n2\ny = \\\n\nz = (\n\n  # c\n)\n",
+    "continued_string_error.py": b"s = 'abc\\\ndef\nt = 1\n",
+    "dedent_at_eof.py": b"class A:\n    def f(self):\n        if x:\n            pass\n",
+    "semicolons_ws.py": b"a = 1 ;b=2;\t c = 3 \x0c\n",
 }
 
 
