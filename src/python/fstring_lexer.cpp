@@ -15,7 +15,7 @@ void Lexer::begin_fstring(size_t b, const lex::StringStart& st) {
   f.raw = st.raw;
   f.quote = st.quote;
   f.paren_base = static_cast<uint32_t>(open_brackets_.size());
-  f.start_tok = static_cast<uint32_t>(out_.tokens.size());
+  f.start_tok = token_count();
   emit(TokenKind::FStringStart, b, e, line_, col(b));
   fstack_.push_back(f);
   i_ = e;
@@ -79,7 +79,7 @@ void Lexer::scan_fstring_text() {
     FFrame field;
     field.is_field = true;
     field.paren_base = static_cast<uint32_t>(open_brackets_.size());
-    field.start_tok = static_cast<uint32_t>(out_.tokens.size());
+    field.start_tok = token_count();
     open_brackets_.push_back(field.start_tok);
     emit(TokenKind::Op, j, j + 1, line_, cj);
     fstack_.push_back(field);

@@ -44,9 +44,13 @@ class Lexer {
   }
 
   uint32_t col(size_t off);
+  // Tokens are written by index into a pre-sized vector (trimmed to count_ at the end): cheaper
+  // than push_back, whose out-of-line growth check dominated the tokenizer's profile.
   void push(TokenKind k, size_t b, size_t e, uint32_t l, uint32_t c, uint32_t el, uint32_t ec) {
-    out_.tokens.push_back(Token{k, static_cast<uint32_t>(b), static_cast<uint32_t>(e), l, c, el, ec});
+    if (count_ == out_.tokens.size()) [[unlikely]] out_.tokens.resize(count_ * 2 + 1024);
+    out_.tokens[count_++] = Token{k, static_cast<uint32_t>(b), static_cast<uint32_t>(e), l, c, el, ec};
   }
+  uint32_t token_count() const { return static_cast<uint32_t>(count_); }
   // Token ending at e on the current line (multi-line tokens advance the line before this call).
   void emit(TokenKind k, size_t b, size_t e, uint32_t l, uint32_t c) { push(k, b, e, l, c, line_, col(e)); }
   void advance_line(size_t next_line_start) {
@@ -57,7 +61,7 @@ class Lexer {
     if (!out_.error) out_.error = TokenizeError{l, c, std::move(message)};
   }
   void error_at_token(uint32_t tok, std::string message) {
-    error(out_.tokens[tok].line, out_.tokens[tok].col, std::move(message));
+    error(out_.tokens[tok].line, out_.tokens[tok].col, std::move(message));  // tok < count_
   }
 
   std::string_view s_;
@@ -65,6 +69,7 @@ class Lexer {
   bool py312_;
   bool ascii_;                   // no byte >= 0x80: columns are byte offsets
   TokenStream& out_;
+  size_t count_ = 0;             // tokens written; out_.tokens.size() is the capacity in use
   size_t i_ = 0;
   uint32_t line_ = 1;
   size_t line_start_ = 0;

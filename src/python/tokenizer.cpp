@@ -74,7 +74,7 @@ uint32_t Lexer::col(size_t off) {
 }
 
 void Lexer::run() {
-  out_.tokens.reserve(n_ / 5 + 16);
+  out_.tokens.resize(n_ / 5 + 64);
   while (i_ < n_) {
     if (at_line_start_) {
       at_line_start_ = false;
@@ -150,7 +150,7 @@ void Lexer::scan_inline() {
   if (lex::is_blank(c)) {
     size_t j = b + 1;
     while (j < n_ && lex::is_blank(s_[j])) ++j;
-    last_inline_ws_ = static_cast<uint32_t>(out_.tokens.size());
+    last_inline_ws_ = token_count();
     emit(TokenKind::Whitespace, b, j, line_, col(b));
     i_ = j;
     return;
@@ -224,7 +224,7 @@ void Lexer::scan_op(size_t b, size_t len) {
       return;
     }
   }
-  uint32_t tok = static_cast<uint32_t>(out_.tokens.size());
+  uint32_t tok = token_count();
   emit(TokenKind::Op, b, b + len, line_, col(b));
   i_ = b + len;
   if (c == '(' || c == '[' || c == '{') {
@@ -239,9 +239,8 @@ void Lexer::scan_op(size_t b, size_t len) {
 // tokenize.py's pseudo-token regex fails at the blank run before an unknown character, so each of
 // those blanks becomes its own ERRORTOKEN; reproduce that so the streams compare equal.
 void Lexer::error_char(size_t b) {
-  if (!out_.tokens.empty() && last_inline_ws_ == out_.tokens.size() - 1 && out_.tokens.back().end == b) {
-    Token ws = out_.tokens.back();
-    out_.tokens.pop_back();
+  if (count_ > 0 && last_inline_ws_ == count_ - 1 && out_.tokens[count_ - 1].end == b) {
+    Token ws = out_.tokens[--count_];
     for (size_t k = ws.begin; k < ws.end; ++k) emit(TokenKind::ErrorToken, k, k + 1, line_, col(k));
   }
   uint32_t c0 = col(b);
@@ -327,6 +326,7 @@ void Lexer::finish() {
   uint32_t eof_line = partial ? line_ + 1 : line_;
   for (size_t k = 1; k < indents_.size(); ++k) push(TokenKind::Dedent, n_, n_, eof_line, 0, eof_line, 0);
   push(TokenKind::EndMarker, n_, n_, eof_line, 0, eof_line, 0);
+  out_.tokens.resize(count_);
 }
 
 }  // namespace detail
