@@ -2,24 +2,57 @@
 // prefixes, each mirroring the regular expressions of CPython 3.11's Lib/tokenize.py without a regex
 // engine. Stateless; `at(s, i)` returns '\0' past the end so scanners need no bounds checks.
 #pragma once
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 namespace banjia::python::lex {
 
 constexpr size_t npos = std::string_view::npos;
 
-inline char at(std::string_view s, size_t i) { return i < s.size() ? s[i] : '\0'; }
-inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
-inline bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+constexpr char at(std::string_view s, size_t i) { return i < s.size() ? s[i] : '\0'; }
+constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 // Identifier characters. Every non-ASCII byte counts as one: tokenize's \w accepts all Unicode
 // letters and digits, and telling them apart from other symbols needs Unicode tables (see docs).
-inline bool is_name_start(char c) {
+constexpr bool is_name_start(char c) {
   unsigned char u = static_cast<unsigned char>(c);
   return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || u == '_' || u >= 0x80;
 }
-inline bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
-inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\f'; }
+constexpr bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
+constexpr bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\f'; }
+
+// What a byte can start; one table lookup replaces a chain of comparisons in the hot loop.
+enum class CharClass : uint8_t { Other, Blank, Newline, Backslash, Hash, Digit, Dot, Quote, Prefix, Name, Op };
+
+inline constexpr std::array<CharClass, 256> kCharClass = [] {
+  std::array<CharClass, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    char ch = static_cast<char>(c);
+    CharClass k = CharClass::Other;
+    if (is_blank(ch)) k = CharClass::Blank;
+    else if (ch == '\n' || ch == '\r') k = CharClass::Newline;
+    else if (ch == '\\') k = CharClass::Backslash;
+    else if (ch == '#') k = CharClass::Hash;
+    else if (is_digit(ch)) k = CharClass::Digit;
+    else if (ch == '.') k = CharClass::Dot;
+    else if (ch == '"' || ch == '\'') k = CharClass::Quote;
+    else if (ch == 'b' || ch == 'B' || ch == 'r' || ch == 'R' || ch == 'u' || ch == 'U' || ch == 'f' || ch == 'F')
+      k = CharClass::Prefix;
+    else if (is_name_start(ch)) k = CharClass::Name;
+    else if (std::string_view("()[]{},;~:=!-+%&|^@*/<>").find(ch) != std::string_view::npos) k = CharClass::Op;
+    t[static_cast<size_t>(c)] = k;
+  }
+  return t;
+}();
+inline CharClass char_class(char c) { return kCharClass[static_cast<unsigned char>(c)]; }
+
+inline constexpr std::array<bool, 256> kNameChar = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c) t[static_cast<size_t>(c)] = is_name_char(static_cast<char>(c));
+  return t;
+}();
 
 // Length of the line terminator at i ("\r\n", "\n", or a lone "\r"), 0 if none.
 inline size_t newline_len(std::string_view s, size_t i) {

@@ -145,61 +145,71 @@ bool Lexer::line_start() {
 }
 
 void Lexer::scan_inline() {
-  size_t b = i_;
-  char c = s_[b];
-  if (lex::is_blank(c)) {
-    size_t j = b + 1;
-    while (j < n_ && lex::is_blank(s_[j])) ++j;
-    last_inline_ws_ = token_count();
-    emit(TokenKind::Whitespace, b, j, line_, col(b));
-    i_ = j;
-    return;
-  }
-  if (c == '\n' || c == '\r') {
-    size_t nl = lex::newline_len(s_, b);
-    bool nested = !open_brackets_.empty() || !fstack_.empty();
-    emit(nested ? TokenKind::NL : TokenKind::Newline, b, b + nl, line_, col(b));
-    i_ = b + nl;
-    advance_line(i_);
-    at_line_start_ = true;
-    return;
-  }
-  if (c == '\\') {
-    if (size_t nl = lex::newline_len(s_, b + 1)) {
-      emit(TokenKind::Whitespace, b, b + 1 + nl, line_, col(b));
-      i_ = b + 1 + nl;
+  const size_t b = i_;
+  const char c = s_[b];
+  lex::StringStart st;
+  switch (lex::char_class(c)) {
+    case lex::CharClass::Blank: {
+      size_t j = b + 1;
+      while (j < n_ && lex::is_blank(s_[j])) ++j;
+      last_inline_ws_ = token_count();
+      emit(TokenKind::Whitespace, b, j, line_, col(b));
+      i_ = j;
+      return;
+    }
+    case lex::CharClass::Newline: {
+      size_t nl = lex::newline_len(s_, b);
+      bool nested = !open_brackets_.empty() || !fstack_.empty();
+      emit(nested ? TokenKind::NL : TokenKind::Newline, b, b + nl, line_, col(b));
+      i_ = b + nl;
       advance_line(i_);
       at_line_start_ = true;
-      continued_ = true;
-    } else {
-      error_char(b);
+      return;
     }
-    return;
-  }
-  if (c == '#') {
-    size_t j = b;
-    while (j < n_ && s_[j] != '\n' && s_[j] != '\r') ++j;
-    emit(TokenKind::Comment, b, j, line_, col(b));
-    i_ = j;
-    return;
-  }
-  if (lex::is_digit(c) || (c == '.' && lex::is_digit(at(s_, b + 1)))) {
-    size_t j = lex::number(s_, b);
-    emit(TokenKind::Number, b, j, line_, col(b));
-    i_ = j;
-    return;
-  }
-  lex::StringStart st;
-  if ((c == '"' || c == '\'' || lex::is_name_start(c)) && lex::string_start(s_, b, st)) {
-    scan_string(b, st);
-    return;
-  }
-  if (lex::is_name_start(c)) {
-    size_t j = b + 1;
-    while (j < n_ && lex::is_name_char(s_[j])) ++j;
-    emit(TokenKind::Name, b, j, line_, col(b));
-    i_ = j;
-    return;
+    case lex::CharClass::Backslash:
+      if (size_t nl = lex::newline_len(s_, b + 1)) {
+        emit(TokenKind::Whitespace, b, b + 1 + nl, line_, col(b));
+        i_ = b + 1 + nl;
+        advance_line(i_);
+        at_line_start_ = true;
+        continued_ = true;
+      } else {
+        error_char(b);
+      }
+      return;
+    case lex::CharClass::Hash: {
+      size_t j = b;
+      while (j < n_ && s_[j] != '\n' && s_[j] != '\r') ++j;
+      emit(TokenKind::Comment, b, j, line_, col(b));
+      i_ = j;
+      return;
+    }
+    case lex::CharClass::Dot:
+      if (!lex::is_digit(at(s_, b + 1))) break;  // an operator: '.' or '...'
+      [[fallthrough]];
+    case lex::CharClass::Digit: {
+      size_t j = lex::number(s_, b);
+      emit(TokenKind::Number, b, j, line_, col(b));
+      i_ = j;
+      return;
+    }
+    case lex::CharClass::Quote:
+    case lex::CharClass::Prefix:
+      if (lex::string_start(s_, b, st)) {
+        scan_string(b, st);
+        return;
+      }
+      [[fallthrough]];
+    case lex::CharClass::Name: {
+      size_t j = b + 1;
+      while (j < n_ && lex::kNameChar[static_cast<unsigned char>(s_[j])]) ++j;
+      emit(TokenKind::Name, b, j, line_, col(b));
+      i_ = j;
+      return;
+    }
+    case lex::CharClass::Op:
+    case lex::CharClass::Other:
+      break;
   }
   size_t len = lex::op_length(s_, b);
   if (len == 0 && c == '!' && at_field_top_level()) len = 1;  // f"{x!r}" conversion

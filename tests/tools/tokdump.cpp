@@ -1,5 +1,5 @@
 // banjia_tokdump: test/benchmark helper for the Python front-end.
-//   banjia_tokdump [--mode py311|py312] [--all] FILE...      one JSON line per file (tokens)
+//   banjia_tokdump [--mode py311|py312] [--all] [--no-tokens] FILE...  one JSON line per file
 //   banjia_tokdump --stats [--rounds N] [--mode ...] FILE...  CPU time per front-end stage (best of N)
 //   --files-from PATH  reads more file names (one per line; "-" = stdin).
 // Token rows are [type, string, start_line, start_col, end_line, end_col] as tokenize.TokenInfo;
@@ -27,7 +27,7 @@ using namespace banjia::python;
 
 namespace {
 
-std::string dump_file(const std::string& path, FStringMode mode, bool all) {
+std::string dump_file(const std::string& path, FStringMode mode, bool all, bool with_tokens) {
   JsonWriter w(false);
   w.begin_object().field("file", path);
   SourceFile src;
@@ -48,6 +48,10 @@ std::string dump_file(const std::string& path, FStringMode mode, bool all) {
         .field("message", ts.error->message).end_object();
   } else {
     w.null();
+  }
+  if (!with_tokens) {
+    w.field("token_count", static_cast<uint64_t>(ts.tokens.size())).end_object();
+    return w.take();
   }
   w.key("tokens").begin_array();
   for (const Token& t : ts.tokens) {
@@ -119,7 +123,7 @@ int stats(const std::vector<std::string>& files, FStringMode mode, int rounds) {
 int main(int argc, char** argv) {
   std::vector<std::string> files;
   FStringMode mode = FStringMode::py312;
-  bool all = false, want_stats = false;
+  bool all = false, want_stats = false, with_tokens = true;
   int rounds = 3;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -127,6 +131,8 @@ int main(int argc, char** argv) {
       mode = std::string(argv[++i]) == "py311" ? FStringMode::py311 : FStringMode::py312;
     } else if (a == "--all") {
       all = true;
+    } else if (a == "--no-tokens") {
+      with_tokens = false;
     } else if (a == "--stats") {
       want_stats = true;
     } else if (a == "--rounds" && i + 1 < argc) {
@@ -145,7 +151,7 @@ int main(int argc, char** argv) {
   try {
     if (want_stats) return stats(files, mode, rounds);
     for (const auto& f : files) {
-      std::string line = dump_file(f, mode, all);
+      std::string line = dump_file(f, mode, all, with_tokens);
       line.push_back('\n');
       std::fwrite(line.data(), 1, line.size(), stdout);
     }
