@@ -8,7 +8,12 @@ namespace {
 DottedRef make_ref(const ModuleView& v, const std::vector<uint32_t>& names, std::string qualified) {
   DottedRef r;
   r.qualified = std::move(qualified);
-  r.written = detail::join_names(v, names);
+  // Usually written without spaces: then the source span is the written form (one copy).
+  const Token& first = v.tok(names.front());
+  const Token& last = v.tok(names.back());
+  std::string_view span = v.src.substr(first.begin, last.end - first.begin);
+  if (span.find_first_of(" \t\f\\\r\n#") == std::string_view::npos) r.written.assign(span);
+  else r.written = detail::join_names(v, names);
   r.first_sig = names.front();
   r.last_sig = names.back();
   r.name_toks.reserve(names.size());
@@ -67,6 +72,7 @@ struct NameFilter {
 
 std::vector<DottedRef> resolve_dotted_names(const ModuleView& view, const ImportTable& imports) {
   std::vector<DottedRef> refs;
+  refs.reserve(view.name_heads.size() / 8 + 8);
   const uint32_t n = static_cast<uint32_t>(view.sig.size());
   std::vector<uint32_t> names;
   const NameFilter filter(imports);

@@ -127,3 +127,16 @@ TEST(CallArguments, UnclosedCallHasNoArguments) {
   EXPECT_TRUE(call_arguments(p.view, p.sig_of("(")).empty());
   EXPECT_TRUE(call_arguments(p.view, 999).empty());
 }
+
+TEST(ModuleView, ReusedViewIsReset) {
+  Parsed big("import torch\nif a:\n    f(x, [y])\n    g()\n");
+  std::string src = "z = (1)\n";
+  TokenStream ts = tokenize(src);
+  build_view(src, ts, big.view);  // reuse the first view's vectors
+  EXPECT_EQ(big.view.sig.size(), 7u);  // z = ( 1 ) NEWLINE ENDMARKER
+  EXPECT_EQ(big.view.match.size(), big.view.sig.size());
+  ASSERT_EQ(big.view.statements.size(), 1u);
+  EXPECT_EQ(big.view.statements[0].last_sig, 4u);
+  EXPECT_EQ(big.view.match[2], 4);
+  EXPECT_EQ(big.view.name_heads, (std::vector<uint32_t>{0}));
+}

@@ -215,3 +215,14 @@ TEST(Tokenizer, RandomBinaryJunkNeverCrashes) {
     lex(src, FStringMode::py311);
   }
 }
+
+TEST(Tokenizer, ReusedStreamIsReset) {
+  TokenStream ts;
+  banjia::python::tokenize("x = 'open\n", FStringMode::py312, ts);
+  ASSERT_TRUE(ts.error);
+  std::string src = "y = 2\n";
+  banjia::python::tokenize(src, FStringMode::py312, ts);
+  EXPECT_FALSE(ts.error);
+  expect_lossless(src, ts);
+  EXPECT_EQ(describe(src, ts), (V{"NAME y", "OP =", "NUMBER 2", "NEWLINE \n", "ENDMARKER "}));
+}
