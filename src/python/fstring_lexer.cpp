@@ -1,6 +1,7 @@
 // PEP 701 f-strings (py312 mode): FSTRING_START, literal FSTRING_MIDDLE runs, replacement fields
 // tokenized as ordinary expressions, format specs with nested fields, FSTRING_END. Nesting is an
 // explicit frame stack, never recursion, so f"{f'{x}'}" at any depth cannot overflow the C++ stack.
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "python/lexer.h"
@@ -40,7 +41,8 @@ void Lexer::scan_fstring_text() {
     if (c == '\\') {
       char d = at(s_, j + 1);
       if (!fs.raw && d == 'N' && at(s_, j + 2) == '{') {  // \N{NAME} is an escape, not a field
-        size_t close = s_.find_first_of("}\n\r", j + 3);
+        // Unicode character names are short; a bounded search keeps junk like "\N{\N{..." linear.
+        size_t close = s_.substr(0, std::min(n_, j + 3 + 128)).find_first_of("}\n\r", j + 3);
         j = (close != std::string_view::npos && s_[close] == '}') ? close + 1 : j + 1;
       } else if (d == '{' || d == '}') {
         j += 1;

@@ -79,6 +79,7 @@ class Lexer {
   bool at_line_start_ = true;
   bool continued_ = false;       // previous line ended with a backslash continuation
   uint32_t last_inline_ws_ = UINT32_MAX;  // index of the latest inline blank run token
+  size_t dead_quote_line_[2] = {SIZE_MAX, SIZE_MAX};  // line start where a ' / " string was unterminated
   std::vector<uint32_t> indents_{0};
   std::vector<uint32_t> open_brackets_;   // token index of each unclosed bracket
   std::vector<FFrame> fstack_;

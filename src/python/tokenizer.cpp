@@ -251,7 +251,10 @@ void Lexer::scan_op(size_t b, size_t len) {
 void Lexer::error_char(size_t b) {
   if (count_ > 0 && last_inline_ws_ == count_ - 1 && out_.tokens[count_ - 1].end == b) {
     Token ws = out_.tokens[--count_];
-    for (size_t k = ws.begin; k < ws.end; ++k) emit(TokenKind::ErrorToken, k, k + 1, line_, col(k));
+    for (size_t k = ws.begin; k < ws.end; ++k) {  // blanks are ASCII: columns follow from ws.col
+      uint32_t ck = ws.col + static_cast<uint32_t>(k - ws.begin);
+      push(TokenKind::ErrorToken, k, k + 1, line_, ck, line_, ck + 1);
+    }
   }
   uint32_t c0 = col(b);
   emit(TokenKind::ErrorToken, b, b + 1, line_, c0);
@@ -270,6 +273,11 @@ void Lexer::scan_string(size_t b, const lex::StringStart& st) {
   const char q = st.quote;
   size_t j = b + st.prefix_len + (st.triple ? 3 : 1);
   bool crossed_line = false;  // single-quoted string continued with backslash-newline
+  // An earlier string with this quote was unterminated on this line. Scanning from any later quote
+  // of that kind (escaped in the earlier scan) would step in sync with the earlier scan and fail
+  // the same way, so skip it: rescanning would make lines like '\'\'\'... quadratic.
+  size_t& dead_line = dead_quote_line_[q == '"'];
+  if (!st.triple && dead_line == line_start_) j = n_ + 1;
   while (j < n_) {
     char c = s_[j];
     if (c == '\\') {
@@ -311,6 +319,7 @@ void Lexer::scan_string(size_t b, const lex::StringStart& st) {
     return;
   }
   if (j >= n_) error(l, c0, "unterminated string literal");
+  dead_line = line_start_;
   // Unterminated on its first line: like tokenize.py, the prefix is a NAME and the quote an error;
   // scanning resumes right after the quote.
   size_t q_at = b + st.prefix_len;

@@ -47,6 +47,7 @@ SNIPPETS = {
     "continued_string_error.py": b"s = 'abc\\\ndef\nt = 1\n",
     "dedent_at_eof.py": b"class A:\n    def f(self):\n        if x:\n            pass\n",
     "semicolons_ws.py": b"a = 1 ;b=2;\t c = 3 \x0c\n",
+    "escaped_quote_errors.py": b"s = 'a\\'b\\' \"x\\\"\nt = 2\n",
 }
 
 

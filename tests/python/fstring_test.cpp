@@ -81,3 +81,12 @@ TEST(FString, DeepNestingUsesNoRecursion) {
   auto ts = lex(src);
   EXPECT_FALSE(ts.error);
 }
+
+TEST(FString, UnclosedNamedEscapesStayLinear) {
+  std::string src = "x = f'";
+  for (int i = 0; i < 100000; ++i) src += "\\N{";
+  src += "'\n";
+  auto ts = lex(src);  // lossless, and linear: the search for each '}' is bounded
+  EXPECT_TRUE(ts.error);  // the '{' after an unclosed \N opens a field that never closes
+  EXPECT_EQ(describe(src, ts).back(), "ENDMARKER ");
+}

@@ -226,3 +226,32 @@ TEST(Tokenizer, ReusedStreamIsReset) {
   expect_lossless(src, ts);
   EXPECT_EQ(describe(src, ts), (V{"NAME y", "OP =", "NUMBER 2", "NEWLINE \n", "ENDMARKER "}));
 }
+
+TEST(Tokenizer, ManyErrorsOnALongNonAsciiLineStayLinear) {
+  // Columns are counted incrementally; error recovery must not recount the line for every error
+  // (that would be quadratic here: 100k errors on one 400 KB line).
+  std::string src = "é =";
+  for (int i = 0; i < 100000; ++i) src += " $";
+  auto ts = lex(src);
+  ASSERT_TRUE(ts.error);
+  const Token& last_err = ts.tokens[ts.tokens.size() - 3];  // ... ERRORTOKEN $, NEWLINE '', ENDMARKER
+  EXPECT_EQ(last_err.kind, TokenKind::ErrorToken);
+  EXPECT_EQ(last_err.col, 3u + 2u * 100000u - 1u);
+}
+
+TEST(Tokenizer, EscapedQuotesAfterAnUnterminatedStringStayLinear) {
+  // Each \' is an escaped quote for the first string but starts a new (also unterminated) one
+  // after error recovery; 200k of them on one line must not be rescanned to the line end each time.
+  std::string src = "x = '";
+  for (int i = 0; i < 200000; ++i) src += "\\'";
+  src += "\ny = 1\n";
+  auto ts = lex(src);
+  ASSERT_TRUE(ts.error);
+  EXPECT_EQ(ts.error->line, 1u);
+  EXPECT_EQ(ts.error->col, 4u);
+  auto d = describe(src, ts);
+  EXPECT_EQ(d[d.size() - 5], "NAME y");
+  size_t errors = 0;
+  for (const Token& t : ts.tokens) errors += t.kind == TokenKind::ErrorToken;
+  EXPECT_EQ(errors, 2u + 2u * 200000u);  // the blank and first quote, then each backslash and quote
+}
