@@ -259,8 +259,9 @@ void Lexer::error_char(size_t b) {
   uint32_t c0 = col(b);
   emit(TokenKind::ErrorToken, b, b + 1, line_, c0);
   unsigned char ch = static_cast<unsigned char>(s_[b]);
-  error(line_, c0, ch >= 0x20 && ch < 0x7f ? fmt::format("unexpected character '{}'", s_[b])
-                                           : fmt::format("unexpected character U+{:04X}", ch));
+  if (!out_.error)  // only the first error is kept; binary junk can have millions
+    error(line_, c0, ch >= 0x20 && ch < 0x7f ? fmt::format("unexpected character '{}'", s_[b])
+                                             : fmt::format("unexpected character U+{:04X}", ch));
   i_ = b + 1;
 }
 
