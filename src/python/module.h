@@ -3,6 +3,7 @@
 // Resolution is module-level and purely syntactic (no flow analysis); see docs/python-frontend.md.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>

@@ -1,6 +1,7 @@
 #include "python/source.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
