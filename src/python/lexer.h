@@ -1,5 +1,6 @@
 // Internal: the tokenizer's state machine. Split over tokenizer.cpp (lines, indentation, ordinary
-// tokens) and fstring_lexer.cpp (PEP 701 f-string contents). Not part of the public API.
+// tokens), string_lexer.cpp (string literals) and fstring_lexer.cpp (PEP 701 f-string contents).
+// Not part of the public API.
 #pragma once
 #include <string>
 #include <string_view>
@@ -32,6 +33,9 @@ class Lexer {
   void scan_inline();
   void scan_op(size_t b, size_t len);
   void scan_string(size_t b, const lex::StringStart& st);
+  bool skip_triple_quoted(size_t& j, char q);
+  void cross_lines(size_t from, size_t to);
+  size_t line_end(size_t b) const;
   void error_char(size_t b);
   void finish();
   // fstring_lexer.cpp

@@ -109,8 +109,7 @@ bool Lexer::line_start() {
   if (c == '#' || c == '\n' || c == '\r') {
     if (j > i_) emit(TokenKind::Whitespace, i_, j, line_, 0);
     if (c == '#') {
-      size_t k = j;
-      while (k < n_ && s_[k] != '\n' && s_[k] != '\r') ++k;
+      size_t k = line_end(j);
       emit(TokenKind::Comment, j, k, line_, col(j));
       j = k;
     }
@@ -178,8 +177,7 @@ void Lexer::scan_inline() {
       }
       return;
     case lex::CharClass::Hash: {
-      size_t j = b;
-      while (j < n_ && s_[j] != '\n' && s_[j] != '\r') ++j;
+      size_t j = line_end(b);
       emit(TokenKind::Comment, b, j, line_, col(b));
       i_ = j;
       return;
@@ -265,67 +263,13 @@ void Lexer::error_char(size_t b) {
   i_ = b + 1;
 }
 
-void Lexer::scan_string(size_t b, const lex::StringStart& st) {
-  if (py312_ && st.fstring) {
-    begin_fstring(b, st);
-    return;
-  }
-  const uint32_t l = line_, c0 = col(b);
-  const char q = st.quote;
-  size_t j = b + st.prefix_len + (st.triple ? 3 : 1);
-  bool crossed_line = false;  // single-quoted string continued with backslash-newline
-  // An earlier string with this quote was unterminated on this line. Scanning from any later quote
-  // of that kind (escaped in the earlier scan) would step in sync with the earlier scan and fail
-  // the same way, so skip it: rescanning would make lines like '\'\'\'... quadratic.
-  size_t& dead_line = dead_quote_line_[q == '"'];
-  if (!st.triple && dead_line == line_start_) j = n_ + 1;
-  while (j < n_) {
-    char c = s_[j];
-    if (c == '\\') {
-      if (size_t nl = lex::newline_len(s_, j + 1)) {
-        j += 1 + nl;
-        advance_line(j);
-        crossed_line = true;
-      } else {
-        j += 2;
-      }
-    } else if (c == q && (!st.triple || (at(s_, j + 1) == q && at(s_, j + 2) == q))) {
-      j += st.triple ? 3 : 1;
-      emit(TokenKind::String, b, j, l, c0);
-      i_ = j;
-      return;
-    } else if (c == '\n' || c == '\r') {
-      size_t nl = lex::newline_len(s_, j);
-      if (st.triple) {
-        j += nl;
-        advance_line(j);
-        continue;
-      }
-      error(l, c0, fmt::format("unterminated string literal (detected at line {})", line_));
-      if (!crossed_line) break;
-      // tokenize.py: the string and the rest of its last line become one ERRORTOKEN.
-      emit(TokenKind::ErrorToken, b, j + nl, l, c0);
-      i_ = j + nl;
-      advance_line(i_);
-      at_line_start_ = true;
-      return;
-    } else {
-      ++j;
-    }
-  }
-  if (j >= n_ && (st.triple || crossed_line)) {
-    error(l, c0, st.triple ? "unterminated triple-quoted string literal" : "unterminated string literal");
-    emit(TokenKind::ErrorToken, b, n_, l, c0);
-    i_ = n_;
-    return;
-  }
-  if (j >= n_) error(l, c0, "unterminated string literal");
-  dead_line = line_start_;
-  // Unterminated on its first line: like tokenize.py, the prefix is a NAME and the quote an error;
-  // scanning resumes right after the quote.
-  size_t q_at = b + st.prefix_len;
-  if (st.prefix_len) emit(TokenKind::Name, b, q_at, l, c0);
-  error_char(q_at);
+// End of the line's content at or after b: the next '\n' or '\r', or the end of the text.
+size_t Lexer::line_end(size_t b) const {
+  const char* s = s_.data();
+  const void* lf = std::memchr(s + b, '\n', n_ - b);
+  size_t e = lf ? static_cast<size_t>(static_cast<const char*>(lf) - s) : n_;
+  const void* cr = std::memchr(s + b, '\r', e - b);
+  return cr ? static_cast<size_t>(static_cast<const char*>(cr) - s) : e;
 }
 
 void Lexer::finish() {
