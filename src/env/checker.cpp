@@ -1,0 +1,82 @@
+#include "env/checker.h"
+
+#include <fmt/format.h>
+
+namespace banjia::env {
+namespace {
+
+Purpose purpose_from(const std::vector<std::string>& directives, Purpose fallback) {
+  for (const auto& d : directives) {
+    if (d == "purpose=debug") return Purpose::debug;
+    if (d == "purpose=production") return Purpose::production;
+  }
+  return fallback;
+}
+
+// The advisor's ASCEND_GLOBAL_LOG_LEVEL rule repeats what the debug-only rule already said.
+void drop_repeated_advice(std::vector<Finding>& findings) {
+  std::vector<Finding> kept;
+  for (auto& f : findings) {
+    bool repeated = false;
+    if (f.rule == "env-advisor")
+      for (const auto& g : findings)
+        if ((g.rule == "env-debug-in-production" || g.rule == "env-debug-setting" || g.rule == "env-invalid-value") &&
+            g.file == f.file && g.line == f.line && g.column == f.column &&
+            g.message.substr(0, g.message.find('=')) == f.message.substr(0, f.message.find('=')))
+          repeated = true;
+    if (!repeated) kept.push_back(std::move(f));
+  }
+  findings = std::move(kept);
+}
+
+}  // namespace
+
+std::vector<Finding> check_parsed_file(const std::string& display, const ParsedEnvFile& parsed, Purpose purpose) {
+  purpose = purpose_from(parsed.directives, purpose);
+  std::vector<Finding> out;
+  for (const auto& p : parsed.problems) {
+    Site site{display, p.line, p.column};
+    out.push_back(make_finding(site, "env-parse-error", Severity::warning,
+                               fmt::format("cannot parse: {}", p.message),
+                               "assignments inside this construct are not checked; simplify it or check the value by hand",
+                               knowledge_base().rule("env-parse-error").source));
+  }
+  Environment env;
+  for (const auto& a : parsed.assignments) {
+    Site site{display, a.line, a.column};
+    if (a.kind == AssignKind::unset) {
+      env.erase(a.name);
+      continue;
+    }
+    if (a.kind == AssignKind::export_only) {
+      if (!env.count(a.name)) check_name(a.name, site, out);  // value comes from outside the file
+      continue;
+    }
+    const VarInfo* v = check_name(a.name, site, out);
+    if (v) check_value(*v, a.value, a.unresolved, site, purpose, out);
+    if (a.kind != AssignKind::prefix) env[a.name] = Setting{a.value, a.unresolved, site};
+  }
+  // Prefix assignments (X=1 cmd) apply to one command only, so they do not enter the file's environment.
+  check_cross_rules(env, out);
+  drop_repeated_advice(out);
+  return out;
+}
+
+std::vector<Finding> check_environment(const std::vector<std::string>& entries, Purpose purpose) {
+  std::vector<Finding> out;
+  Environment env;
+  for (const auto& e : entries) {
+    size_t eq = e.find('=');
+    if (eq == std::string::npos || eq == 0) continue;
+    std::string name = e.substr(0, eq), value = e.substr(eq + 1);
+    Site site{"(environment)", 0, 0};
+    const VarInfo* v = check_name(name, site, out);
+    if (v) check_value(*v, value, false, site, purpose, out);
+    env[name] = Setting{value, false, site};
+  }
+  check_cross_rules(env, out);
+  drop_repeated_advice(out);
+  return out;
+}
+
+}  // namespace banjia::env
