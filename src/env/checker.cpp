@@ -15,17 +15,19 @@ Purpose purpose_from(const std::vector<std::string>& directives, Purpose fallbac
 
 // The advisor's ASCEND_GLOBAL_LOG_LEVEL rule repeats what the debug-only rule already said.
 void drop_repeated_advice(std::vector<Finding>& findings) {
-  std::vector<Finding> kept;
-  for (auto& f : findings) {
-    bool repeated = false;
-    if (f.rule == "env-advisor")
-      for (const auto& g : findings)
-        if ((g.rule == "env-debug-in-production" || g.rule == "env-debug-setting" || g.rule == "env-invalid-value") &&
-            g.file == f.file && g.line == f.line && g.column == f.column &&
-            g.message.substr(0, g.message.find('=')) == f.message.substr(0, f.message.find('=')))
-          repeated = true;
-    if (!repeated) kept.push_back(std::move(f));
+  auto subject = [](const Finding& f) { return f.message.substr(0, f.message.find('=')); };
+  std::vector<bool> repeated(findings.size(), false);
+  for (size_t i = 0; i < findings.size(); ++i) {
+    const auto& f = findings[i];
+    if (f.rule != "env-advisor") continue;
+    for (const auto& g : findings)
+      if ((g.rule == "env-debug-in-production" || g.rule == "env-debug-setting" || g.rule == "env-invalid-value") &&
+          g.file == f.file && g.line == f.line && g.column == f.column && subject(g) == subject(f))
+        repeated[i] = true;
   }
+  std::vector<Finding> kept;
+  for (size_t i = 0; i < findings.size(); ++i)
+    if (!repeated[i]) kept.push_back(std::move(findings[i]));
   findings = std::move(kept);
 }
 
