@@ -1,5 +1,7 @@
 #include "env/checker.h"
 
+#include <set>
+
 #include <fmt/format.h>
 
 namespace banjia::env {
@@ -44,17 +46,24 @@ std::vector<Finding> check_parsed_file(const std::string& display, const ParsedE
                                knowledge_base().rule("env-parse-error").source));
   }
   Environment env;
+  std::set<std::string> unknown_shell_vars;  // plain NAME=VALUE not (yet) exported: maybe a script variable
   for (const auto& a : parsed.assignments) {
     Site site{display, a.line, a.column};
     if (a.kind == AssignKind::unset) {
       env.erase(a.name);
       continue;
     }
+    const VarInfo* v = nullptr;
     if (a.kind == AssignKind::export_only) {
-      if (!env.count(a.name)) check_name(a.name, site, out);  // value comes from outside the file
+      // The value comes from an earlier line (already checked) or from outside the file.
+      if (!env.count(a.name) && !check_known_name(a.name, site, out, &v)) check_unknown_name(a.name, site, out);
+      if (unknown_shell_vars.erase(a.name)) check_unknown_name(a.name, site, out);
       continue;
     }
-    const VarInfo* v = check_name(a.name, site, out);
+    if (!check_known_name(a.name, site, out, &v)) {
+      if (a.kind == AssignKind::plain) unknown_shell_vars.insert(a.name);
+      else check_unknown_name(a.name, site, out);
+    }
     if (v) check_value(*v, a.value, a.unresolved, site, purpose, out);
     if (a.kind != AssignKind::prefix) env[a.name] = Setting{a.value, a.unresolved, site};
   }
@@ -72,7 +81,8 @@ std::vector<Finding> check_environment(const std::vector<std::string>& entries, 
     if (eq == std::string::npos || eq == 0) continue;
     std::string name = e.substr(0, eq), value = e.substr(eq + 1);
     Site site{"(environment)", 0, 0};
-    const VarInfo* v = check_name(name, site, out);
+    const VarInfo* v = nullptr;
+    if (!check_known_name(name, site, out, &v)) check_unknown_name(name, site, out);
     if (v) check_value(*v, value, false, site, purpose, out);
     env[name] = Setting{value, false, site};
   }

@@ -22,8 +22,13 @@ struct Setting {
 };
 using Environment = std::map<std::string, Setting>;
 
-// Checks the name of one assignment. Returns the knowledge-base entry when the value should be checked too.
-const VarInfo* check_name(std::string_view name, const Site& site, std::vector<Finding>& out);
+// Checks a name found in the knowledge base (variable, set_option key, invented/legacy name, CUDA name).
+// Returns false when the name is in none of them. *var is set when the value should be checked too.
+bool check_known_name(std::string_view name, const Site& site, std::vector<Finding>& out, const VarInfo** var);
+
+// For a name the knowledge base does not know: a near miss of a documented name, a case slip, an
+// Ascend-looking name torch_npu does not read, or a CUDA/NCCL name without an Ascend equivalent.
+void check_unknown_name(std::string_view name, const Site& site, std::vector<Finding>& out);
 
 // Checks one value of a known variable (enum/range/strtol/alloc-conf rules and debug-only settings).
 void check_value(const VarInfo& var, std::string_view value, bool unresolved, const Site& site, Purpose purpose,

@@ -89,8 +89,9 @@ bool value_is_constrained(const VarInfo& v) {
 
 }  // namespace
 
-const VarInfo* check_name(std::string_view name, const Site& site, std::vector<Finding>& out) {
+bool check_known_name(std::string_view name, const Site& site, std::vector<Finding>& out, const VarInfo** var) {
   const auto& kb = knowledge_base();
+  *var = nullptr;
   if (const CudaPair* c = kb.cuda_pair(name)) {
     std::string suggestion = c->automatic ? fmt::format("rename to {} (banjia env translate does this)", c->ascend)
                                           : fmt::format("configure {} by hand", c->ascend);
@@ -101,7 +102,7 @@ const VarInfo* check_name(std::string_view name, const Site& site, std::vector<F
                           suggestion, c->source, c->automatic ? FixKind::automatic : FixKind::manual);
     if (c->automatic) f.replacement = c->ascend;
     out.push_back(std::move(f));
-    return nullptr;
+    return true;
   }
   if (const VarInfo* v = kb.var(name)) {
     if (v->cls == VarClass::set_option) {
@@ -109,12 +110,13 @@ const VarInfo* check_name(std::string_view name, const Site& site, std::vector<F
                                  fmt::format("{} is a torch.npu.set_option key, not an environment variable: torch_npu "
                                              "never reads it from the environment", name),
                                  fmt::format("use {}", v->api), v->source));
-      return nullptr;
+      return true;
     }
     if (v->cls == VarClass::deprecated)
       out.push_back(make_finding(site, "env-deprecated", Severity::warning, fmt::format("{} is deprecated", name),
                                  fmt::format("use {}", v->replacement), v->source));
-    return v;
+    *var = v;
+    return true;
   }
   if (const NameInfo* n = kb.name_info(name)) {
     if (n->kind == "legacy") {
@@ -134,16 +136,21 @@ const VarInfo* check_name(std::string_view name, const Site& site, std::vector<F
                                  fmt::format("{} is not an environment variable: torch_npu and CANN never read it", name),
                                  n->use, n->source));
     }
-    return nullptr;
+    return true;
   }
+  return false;
+}
+
+void check_unknown_name(std::string_view name, const Site& site, std::vector<Finding>& out) {
+  const auto& kb = knowledge_base();
   std::string up = upper(name);
   if (up != name && kb.var(up)) {
     out.push_back(make_finding(site, "env-unknown-name", Severity::warning,
                                fmt::format("{} is not read by torch_npu or CANN (variable names are case-sensitive)", name),
                                fmt::format("did you mean {}?", up), kb.var(up)->source));
-    return nullptr;
+    return;
   }
-  if (up != name) return nullptr;  // lower-case shell variables are not environment settings
+  if (up != name) return;  // lower-case shell variables are not environment settings
   if (kb.looks_ascendish(name)) {
     auto near = closest_names(name, candidate_names());
     out.push_back(make_finding(site, "env-unknown-name", Severity::warning,
@@ -152,7 +159,7 @@ const VarInfo* check_name(std::string_view name, const Site& site, std::vector<F
                                               "WORD` searches the documented ones"
                                             : fmt::format("did you mean {}?", fmt::join(near, ", ")),
                                kb.ascendish_source));
-    return nullptr;
+    return;
   }
   // A near miss of a documented name (TASK_QUEUE_ENABLED) is a typo even without an Ascend-looking prefix.
   if (name.size() >= 8) {
@@ -163,7 +170,7 @@ const VarInfo* check_name(std::string_view name, const Site& site, std::vector<F
       out.push_back(make_finding(site, "env-unknown-name", Severity::warning,
                                  fmt::format("{} is not read by torch_npu or CANN", name),
                                  fmt::format("did you mean {}?", fmt::join(near, ", ")), kb.var(near[0])->source));
-      return nullptr;
+      return;
     }
   }
   if (kb.looks_cuda(name))
@@ -172,7 +179,6 @@ const VarInfo* check_name(std::string_view name, const Site& site, std::vector<F
                                            "effect on Ascend", name),
                                "remove it from NPU launch scripts or keep it for GPU runs only",
                                kb.cuda_prefixes_source));
-  return nullptr;
 }
 
 void check_value(const VarInfo& v, std::string_view value, bool unresolved, const Site& site, Purpose purpose,
