@@ -50,7 +50,7 @@ std::vector<Finding> check_parsed_file(const std::string& display, const ParsedE
   for (const auto& a : parsed.assignments) {
     Site site{display, a.line, a.column};
     if (a.kind == AssignKind::unset) {
-      env.erase(a.name);
+      if (!a.scoped) env.erase(a.name);
       continue;
     }
     const VarInfo* v = nullptr;
@@ -65,9 +65,10 @@ std::vector<Finding> check_parsed_file(const std::string& display, const ParsedE
       else check_unknown_name(a.name, site, out);
     }
     if (v) check_value(*v, a.value, a.unresolved, site, purpose, out);
-    if (a.kind != AssignKind::prefix) env[a.name] = Setting{a.value, a.unresolved, site};
+    if (!a.scoped) env[a.name] = Setting{a.value, a.unresolved, site};
   }
-  // Prefix assignments (X=1 cmd) apply to one command only, so they do not enter the file's environment.
+  // Scoped assignments (X=1 cmd, Dockerfile RUN bodies) apply to one command, so they do not enter the
+  // file's environment.
   check_cross_rules(env, out);
   drop_repeated_advice(out);
   return out;

@@ -71,6 +71,7 @@ class Interpreter {
     a.has_value = true;
     a.unresolved = w.has_expansion || w.append;
     a.kind = kind;
+    a.scoped = kind == AssignKind::prefix;
     a.name_begin = w.begin;
     a.name_end = w.begin + w.name_len;
     a.value_begin = w.eq + 1;
@@ -288,8 +289,11 @@ void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& in
       }
     } else if (kw == "RUN") {
       size_t body = text.find_first_not_of(" \t", kw_end);
-      if (body != std::string_view::npos && body < end && text[body] != '[')  // exec form has no shell
+      if (body != std::string_view::npos && body < end && text[body] != '[') {  // exec form has no shell
+        size_t first = out.assignments.size();
         interp.add_lex(lex_shell(text, body, end), AssignKind::plain);
+        for (size_t k = first; k < out.assignments.size(); ++k) out.assignments[k].scoped = true;
+      }
     }
     pos = end;
   }

@@ -29,6 +29,8 @@ struct Assignment {
   bool has_value = false;
   bool unresolved = false;      // the value contains a shell expansion (or is an append/array)
   AssignKind kind = AssignKind::plain;
+  // Affects one command only: NAME=VALUE cmd, or anything inside a Dockerfile RUN (each RUN is its own shell).
+  bool scoped = false;
   size_t name_begin = 0, name_end = 0;
   size_t value_begin = 0, value_end = 0;  // raw range, quotes included; empty range when no value
   int line = 0, column = 0;

@@ -26,6 +26,8 @@ def test_dockerfile_lines_and_rules(run):
     assert (3, "env-cuda-name") in got
     assert (5, "env-alloc-expandable-conflict") in got
     assert (6, "env-debug-in-production") in got
+    # ASCEND_LAUNCH_BLOCKING is exported inside one RUN only, so it does not override the image's TASK_QUEUE_ENABLE
+    assert not [g for g in got if g[1] == "env-blocking-overrides-task-queue"]
     assert r.returncode == 1  # the allocator conflict is an error
 
 

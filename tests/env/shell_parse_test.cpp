@@ -150,6 +150,9 @@ TEST(EnvShellParse, DockerfileEnvFormsAndRunBodies) {
   EXPECT_EQ(values[3], "value with spaces");
   EXPECT_EQ(p.assignments[2].line, 3);
   EXPECT_EQ(p.assignments[3].line, 5);
+  EXPECT_FALSE(p.assignments[0].scoped);  // ENV persists in the image
+  EXPECT_TRUE(p.assignments[4].scoped);   // each RUN is its own shell
+  EXPECT_TRUE(p.assignments[5].scoped);
   ASSERT_EQ(p.problems.size(), 1u);  // the empty ENV
   EXPECT_EQ(p.problems[0].line, 8);
 }
