@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 
 #include <fmt/format.h>
 
@@ -32,13 +31,17 @@ Finding doctor_finding(std::string_view rule, Severity sev, std::string message,
 
 // The first ascend_*_install.info under `root` (sorted walk) and the value of its first version= line.
 std::pair<std::string, std::string> cann_version(const fs::path& root) {
-  static const std::regex kInfo("ascend_.*_install\\.info");
+  // Names matching ascend_*_install.info (what torch_npu's collect_env looks for).
+  auto is_info = [](const std::string& n) {
+    constexpr std::string_view head = "ascend_", tail = "_install.info";
+    return n.size() >= head.size() + tail.size() && n.starts_with(head) && n.ends_with(tail);
+  };
   std::vector<fs::path> found;
   std::error_code ec;
   for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
        !ec && it != end; it.increment(ec)) {
     if (it.depth() > 6) it.disable_recursion_pending();
-    if (it->is_regular_file(ec) && std::regex_match(it->path().filename().string(), kInfo)) found.push_back(it->path());
+    if (it->is_regular_file(ec) && is_info(it->path().filename().string())) found.push_back(it->path());
   }
   if (found.empty()) return {};
   std::sort(found.begin(), found.end());

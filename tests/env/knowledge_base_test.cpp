@@ -3,7 +3,6 @@
 // (shared/knowledge/env-vars.md §1-§5) is covered.
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -15,6 +14,38 @@ namespace banjia::env {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The contents of every `...` span in a line's first table column.
+std::vector<std::string> first_column_code_spans(const std::string& line) {
+  std::string first = line.substr(1, line.find(" |", 2));
+  std::vector<std::string> spans;
+  for (size_t open = first.find('`'); open != std::string::npos; open = first.find('`', open + 1)) {
+    size_t close = first.find('`', open + 1);
+    if (close == std::string::npos) break;
+    spans.push_back(first.substr(open + 1, close - open - 1));
+    open = close;
+  }
+  return spans;
+}
+
+// Splits on the separators the fact sheet uses inside spans (", ", "/", "=", quotes, parentheses).
+std::vector<std::string> tokens(const std::string& span) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : span + " ") {
+    if (std::string_view(" ,/;=\"()").find(c) != std::string_view::npos) {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur.push_back(c);
+    }
+  }
+  return out;
+}
+
+bool all_of_chars(const std::string& s, std::string_view allowed) {
+  return !s.empty() && s.find_first_not_of(allowed) == std::string::npos;
+}
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p);
@@ -120,11 +151,14 @@ TEST(EnvKnowledgeBase, MalformedTomlIsAProblemNotACrash) {
 
 TEST(EnvKnowledgeBase, EveryRuleIdInTheCodeIsDocumented) {
   const auto& kb = knowledge_base();
-  std::regex rule_literal("\"(env-[a-z-]+)\"");
   std::set<std::string> used;
   for (const auto& e : fs::directory_iterator(fs::path(BANJIA_SOURCE_DIR) / "src" / "env")) {
     std::string text = slurp(e.path());
-    for (std::sregex_iterator it(text.begin(), text.end(), rule_literal), end; it != end; ++it) used.insert((*it)[1]);
+    for (size_t at = text.find("\"env-"); at != std::string::npos; at = text.find("\"env-", at + 1)) {
+      size_t end = text.find('"', at + 1);
+      std::string id = text.substr(at + 1, end - at - 1);
+      if (all_of_chars(id, "abcdefghijklmnopqrstuvwxyz-")) used.insert(id);
+    }
   }
   EXPECT_GT(used.size(), 20u);
   for (const auto& id : used) EXPECT_NO_THROW(kb.rule(id)) << id;
@@ -136,16 +170,13 @@ std::set<std::string> fact_sheet_names() {
   size_t from = md.find("## 1. "), to = md.find("## 6. ");
   std::istringstream lines(md.substr(from, to - from));
   std::set<std::string> names;
-  std::regex code("`([^`]+)`"), token("[^ ,/;=\"()]+"), ident("[A-Z][A-Z0-9_*]{2,}");
   std::string line;
   while (std::getline(lines, line)) {
     if (!line.starts_with("| `")) continue;
-    std::string first = line.substr(1, line.find(" |", 2));
-    for (std::sregex_iterator it(first.begin(), first.end(), code), end; it != end; ++it) {
-      std::string span = (*it)[1];
-      for (std::sregex_iterator j(span.begin(), span.end(), token), e2; j != e2; ++j)
-        if (std::regex_match((*j)[0].str(), ident)) names.insert((*j)[0]);
-    }
+    for (const auto& span : first_column_code_spans(line))
+      for (const auto& t : tokens(span))
+        if (t.size() >= 3 && t[0] >= 'A' && t[0] <= 'Z' && all_of_chars(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_*"))
+          names.insert(t);
   }
   return names;
 }
@@ -163,14 +194,15 @@ TEST(EnvKnowledgeBase, CoversEveryAllocatorOptionOfTheFactSheet) {
   std::string md = slurp(fs::path(BANJIA_SOURCE_DIR) / ".." / "shared" / "knowledge" / "env-vars.md");
   size_t from = md.find("## 2. "), to = md.find("## 3. ");
   std::istringstream lines(md.substr(from, to - from));
-  std::regex code("`([a-z0-9_]+)`");
   std::string line;
   int n = 0;
   while (std::getline(lines, line)) {
     if (!line.starts_with("| `")) continue;
-    std::string first = line.substr(1, line.find(" |", 2));
-    for (std::sregex_iterator it(first.begin(), first.end(), code), end; it != end; ++it, ++n)
-      EXPECT_TRUE(knowledge_base().alloc_option((*it)[1].str()) != nullptr) << (*it)[1];
+    for (const auto& span : first_column_code_spans(line)) {
+      ASSERT_TRUE(all_of_chars(span, "abcdefghijklmnopqrstuvwxyz0123456789_")) << span;
+      EXPECT_TRUE(knowledge_base().alloc_option(span) != nullptr) << span;
+      ++n;
+    }
   }
   EXPECT_GE(n, 19);
 }
