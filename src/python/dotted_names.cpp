@@ -52,20 +52,23 @@ bool is_binding_site(const ModuleView& v, uint32_t k) {
   return k > 0 && (v.is_name(k - 1, "def") || v.is_name(k - 1, "class") || v.is_name(k - 1, "as"));
 }
 
-// Cheap pre-check before hashing: most names share neither first byte nor length with any import.
-struct NameFilter {
-  bool first[256] = {};
-  uint64_t lengths = 0;  // bit min(len, 63)
+// Cheap pre-check before hashing: a 4096-bit set keyed by first byte, last byte and length of every
+// imported name. Most names (self, x, range, ...) miss it, so few reach the hash table.
+class NameFilter {
+ public:
   explicit NameFilter(const ImportTable& t) {
-    for (const auto& [name, _] : t.index) {
-      if (name.empty()) continue;
-      first[static_cast<unsigned char>(name[0])] = true;
-      lengths |= uint64_t{1} << std::min<size_t>(name.size(), 63);
-    }
+    for (const auto& entry : t.index)
+      if (!entry.first.empty()) set(key(entry.first));
   }
-  bool may_match(std::string_view s) const {
-    return first[static_cast<unsigned char>(s[0])] && (lengths >> std::min<size_t>(s.size(), 63) & 1);
+  bool may_match(std::string_view s) const { return !s.empty() && (bits_[key(s) >> 6] >> (key(s) & 63) & 1); }
+
+ private:
+  static size_t key(std::string_view s) {
+    auto u = [](char c) { return static_cast<size_t>(static_cast<unsigned char>(c)); };
+    return (u(s.front()) * 131 + u(s.back()) * 31 + s.size()) & 4095;
   }
+  void set(size_t k) { bits_[k >> 6] |= uint64_t{1} << (k & 63); }
+  uint64_t bits_[64] = {};
 };
 
 }  // namespace
