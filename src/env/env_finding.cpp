@@ -12,7 +12,7 @@ Finding make_finding(const Site& site, std::string_view rule, Severity severity,
   f.line = site.line;
   f.column = site.column;
   f.rule = std::string(rule);
-  f.category = "env";
+  f.category = "environment";
   f.severity = severity;
   f.fix = fix;
   f.message = std::move(message);
