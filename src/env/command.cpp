@@ -13,6 +13,7 @@
 #include "env/env_template.h"
 #include "env/explain.h"
 #include "env/translate.h"
+#include "common/version.h"
 
 extern char** environ;
 
@@ -87,6 +88,7 @@ struct TranslateArgs {
   std::string type = "auto";
   std::string output;
   bool in_place = false, check = false;
+  std::string target_torch_npu;
 };
 
 int run_translate(const TranslateArgs& a) {
@@ -99,7 +101,9 @@ int run_translate(const TranslateArgs& a) {
     EnvFileKind kind = a.type == "auto" ? detect_env_file_kind(file) : *parse_kind(a.type);
     std::vector<ShellEdit> edits;
     std::vector<Finding> notes;
-    std::string result = translate_env_file(text, kind, edits, &notes);
+    TranslateOptions options;
+    options.target_torch_npu = a.target_torch_npu;
+    std::string result = translate_env_file(text, kind, edits, &notes, options);
     changed = changed || result != text;
     // Report every edit and note on stderr, so stdout stays the translated file.
     for (const auto& e : edits)
@@ -196,6 +200,10 @@ void register_env(CLI::App& app, int& exit_code) {
       ->option_text("FILE");
   translate->add_flag("-i,--in-place", tr->in_place, "Rewrite the files themselves (atomically)");
   translate->add_flag("--check", tr->check, "Write nothing; exit 1 when a file would change");
+  translate->add_option("--target-torch-npu", tr->target_torch_npu,
+                        "TorchNPU release to target (e.g. 7.3.0): allocator options it lacks are dropped")
+      ->option_text("VERSION")
+      ->check([](const std::string& v) { return is_release_version(v) ? std::string() : "expected a release such as 7.3.0"; });
   translate->footer(
       "Examples:\n"
       "  banjia env translate run_gpu.sh > run_npu.sh\n"

@@ -1,5 +1,7 @@
 #include "env/knowledge_base.h"
 
+#include "common/version.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -167,6 +169,9 @@ void load_option(const Fields& f, KnowledgeBase& kb) {
   o.default_value = f.str("default", true);
   o.meaning = f.str("meaning", true);
   o.versions = f.str("versions");
+  o.min_torch_npu = f.str("min_torch_npu");
+  if (!o.min_torch_npu.empty() && !is_release_version(o.min_torch_npu))
+    f.problem("min_torch_npu must be a release version such as 26.1.0");
   o.source = f.str("source", true);
   o.replacement = f.str("replacement");
   o.invalid_message = f.str("invalid_message");

@@ -25,6 +25,7 @@ struct VarInfo {
 
 struct AllocOption {
   std::string name, type, default_value, meaning, versions, source, replacement, invalid_message;
+  std::string min_torch_npu;  // first TorchNPU release that accepts the option ("" = all known releases)
   std::vector<std::string> values;
   std::optional<double> min, max, gt, lt;
   bool deprecated = false;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "common/version.h"
 #include "env/alloc_conf.h"
 #include "env/env_finding.h"
 #include "env/knowledge_base.h"
@@ -15,8 +16,9 @@ using env::knowledge_base;
 
 class Translator {
  public:
-  Translator(std::string_view text, std::vector<ShellEdit>& edits, std::vector<Finding>* notes)
-      : text_(text), index_(text), edits_(edits), notes_(notes) {}
+  Translator(std::string_view text, std::vector<ShellEdit>& edits, std::vector<Finding>* notes,
+             const TranslateOptions& options)
+      : text_(text), index_(text), edits_(edits), notes_(notes), options_(options) {}
 
   void edit(size_t begin, size_t end, std::string after, const env::CudaPair& pair) {
     ShellEdit e;
@@ -56,7 +58,16 @@ class Translator {
     std::vector<std::string> kept;
     bool dropped = false;
     for (const auto& e : env::split_alloc_conf(a.value)) {
-      if (e.has_colon && kb.alloc_option(e.key)) {
+      const env::AllocOption* opt = e.has_colon ? kb.alloc_option(e.key) : nullptr;
+      if (opt && too_new(*opt)) {
+        dropped = true;
+        note(a.value_begin, "env-alloc-option-too-new", Severity::warning,
+             fmt::format("dropped '{}:{}' from {}: the option needs TorchNPU >= {} and the target is {}", e.key,
+                         e.value, a.name, opt->min_torch_npu, options_.target_torch_npu),
+             "raise --target-torch-npu if the machine runs a newer TorchNPU", opt->source);
+        continue;
+      }
+      if (opt) {
         kept.push_back(std::string(std::string_view(a.value).substr(e.begin, e.end - e.begin)));
         continue;
       }
@@ -72,6 +83,11 @@ class Translator {
     std::string joined;
     for (const auto& k : kept) joined += (joined.empty() ? "" : ",") + k;
     edit(a.value_begin, a.value_end, requote(text_.substr(a.value_begin, a.value_end - a.value_begin), joined), pair);
+  }
+
+  bool too_new(const env::AllocOption& o) const {
+    return !options_.target_torch_npu.empty() && !o.min_torch_npu.empty() &&
+           compare_versions(options_.target_torch_npu, o.min_torch_npu) < 0;
   }
 
   void mapped_value(const env::Assignment& a, const env::CudaPair& pair) {
@@ -136,20 +152,22 @@ class Translator {
   env::LineIndex index_;
   std::vector<ShellEdit>& edits_;
   std::vector<Finding>* notes_;
+  const TranslateOptions& options_;
 };
 
 }  // namespace
 
 std::string translate_env_file(std::string_view text, env::EnvFileKind kind, std::vector<ShellEdit>& edits,
-                               std::vector<Finding>* notes) {
+                               std::vector<Finding>* notes, const TranslateOptions& options) {
   edits.clear();
-  Translator t(text, edits, notes);
+  Translator t(text, edits, notes, options);
   t.run(env::parse_env_file(text, kind));
   return t.apply();
 }
 
-std::string translate_shell_env(std::string_view text, std::vector<ShellEdit>& edits, std::vector<Finding>* notes) {
-  return translate_env_file(text, env::EnvFileKind::shell, edits, notes);
+std::string translate_shell_env(std::string_view text, std::vector<ShellEdit>& edits, std::vector<Finding>* notes,
+                                const TranslateOptions& options) {
+  return translate_env_file(text, env::EnvFileKind::shell, edits, notes, options);
 }
 
 std::optional<std::string> ascend_equivalent(std::string_view cuda_name) {

@@ -19,15 +19,21 @@ struct ShellEdit {
   std::string rule, source;
 };
 
+struct TranslateOptions {
+  // TorchNPU release the result must run on (e.g. "7.3.0"); allocator options newer than it are
+  // dropped with a note. Empty: the newest release the knowledge base knows.
+  std::string target_torch_npu;
+};
+
 // Translates a shell script. `edits` receives every change (in text order); `notes` (when given) receives
 // findings about what was left alone (no documented equivalent, unresolved values, dropped allocator
 // options). Idempotent: translating the result again changes nothing.
 std::string translate_shell_env(std::string_view text, std::vector<ShellEdit>& edits,
-                                std::vector<Finding>* notes = nullptr);
+                                std::vector<Finding>* notes = nullptr, const TranslateOptions& options = {});
 
 // The same for any environment file kind (shell, .env, Dockerfile).
 std::string translate_env_file(std::string_view text, env::EnvFileKind kind, std::vector<ShellEdit>& edits,
-                               std::vector<Finding>* notes = nullptr);
+                               std::vector<Finding>* notes = nullptr, const TranslateOptions& options = {});
 
 // The Ascend variable torch_npu reads instead of a CUDA one (CUDA_VISIBLE_DEVICES ->
 // ASCEND_RT_VISIBLE_DEVICES), for rewriting Python code such as os.environ["CUDA_VISIBLE_DEVICES"].

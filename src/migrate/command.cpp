@@ -19,7 +19,6 @@ struct MigrateArgs {
   std::string output;
   bool no_backup = false, dry_run = false, check = false, diff = false;
   std::string report;
-  std::string target_torch_npu;
 };
 
 int run_migrate(MigrateArgs& args) {
@@ -69,6 +68,9 @@ void register_migrate(CLI::App& app, int& exit_code) {
   cmd->add_flag("--annotate", args->opt.rewrite.annotate, "Add a `# banjia: ...` comment above code left for manual work");
   cmd->add_option("--exclude", args->opt.exclude_globs, "Copy but do not rewrite paths matching GLOB (repeatable)")
       ->option_text("GLOB");
+  cmd->add_option("--target-torch-npu", args->opt.target_torch_npu,
+                  "TorchNPU release to target (e.g. 7.3.0): allocator options it lacks are dropped (default: newest)")
+      ->option_text("VERSION");
   cmd->add_option("-j,--threads", args->opt.threads, "Worker threads (default: all cores)");
   cmd->footer(R"(Examples:
   banjia migrate examples/cifar_ddp -o build/cifar_ddp-npu --diff --report build/changes.json

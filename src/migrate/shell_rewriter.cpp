@@ -4,13 +4,15 @@
 
 namespace banjia::migrate {
 
-FileRewrite rewrite_shell(std::string_view bytes, const std::string& display) {
+FileRewrite rewrite_shell(std::string_view bytes, const std::string& display, const std::string& target_torch_npu) {
   FileRewrite fr;
   fr.display = display;
   fr.original = std::string(bytes);
   std::vector<ShellEdit> edits;
   std::vector<Finding> notes;
-  fr.rewritten = translate_shell_env(bytes, edits, &notes);
+  TranslateOptions options;
+  options.target_torch_npu = target_torch_npu;
+  fr.rewritten = translate_shell_env(bytes, edits, &notes, options);
   for (const auto& e : edits) fr.changes.push_back({display, e.line, e.column, e.rule, e.before, e.after, FixKind::automatic});
   for (auto& n : notes) {
     n.file = display;

@@ -8,6 +8,7 @@
 
 namespace banjia::migrate {
 
-FileRewrite rewrite_shell(std::string_view bytes, const std::string& display);
+// `target_torch_npu`: see TranslateOptions (allocator options newer than the target are dropped).
+FileRewrite rewrite_shell(std::string_view bytes, const std::string& display, const std::string& target_torch_npu = "");
 
 }  // namespace banjia::migrate

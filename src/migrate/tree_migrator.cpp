@@ -8,6 +8,7 @@
 #include "common/file_io.h"
 #include "common/file_walk.h"
 #include "common/thread_pool.h"
+#include "common/version.h"
 #include "migrate/shell_rewriter.h"
 #include "scan/rule_catalog.h"
 
@@ -69,6 +70,8 @@ MigratePlan plan_migration(const MigrateOptions& o) {
   fs::path src(o.source);
   std::error_code ec;
   if (!fs::exists(src, ec)) throw InputError(o.source, "no such file or directory");
+  if (!o.target_torch_npu.empty() && !is_release_version(o.target_torch_npu))
+    throw InputError(o.target_torch_npu, "--target-torch-npu takes a TorchNPU release such as 7.3.0 or 26.1.0");
   if (o.output && o.in_place) throw InputError(o.source, "use either -o OUT or --in-place, not both");
   if (o.write && !o.output && !o.in_place)
     throw InputError(o.source, "say where to write: -o OUT (a new tree) or --in-place (with backups)");
@@ -113,7 +116,7 @@ MigratePlan plan_migration(const MigrateOptions& o) {
     }
     pf.rewrite = rewriter_for(pf.source_path) == Rewriter::python
                      ? rewrite_python(bytes, pf.relative, rules, o.rewrite)
-                     : rewrite_shell(bytes, pf.relative);
+                     : rewrite_shell(bytes, pf.relative, o.target_torch_npu);
   });
   return plan;
 }

@@ -21,6 +21,7 @@ struct MigrateOptions {
   bool force = false;                  // allow a non-empty OUT
   bool write = true;                   // false for --dry-run and --check
   RewriteOptions rewrite;
+  std::string target_torch_npu;        // TorchNPU release to target ("" = newest known)
   std::vector<std::string> exclude_globs;
   unsigned threads = 0;
 };

@@ -215,3 +215,22 @@ def test_shell_script_env_names_translated(run, tmp_path):
     text = (out / "scripts" / "launch.sh").read_text()
     assert "ASCEND_RT_VISIBLE_DEVICES=0,1,2,3" in text and "CUDA_VISIBLE_DEVICES" not in text
     assert "PYTORCH_NPU_ALLOC_CONF" in text
+
+
+def test_target_torch_npu_drops_allocator_options_newer_than_the_target(run, tmp_path):
+    # per_process_memory_fraction needs TorchNPU >= 26.1.0 (env-vars.md §2); expandable_segments is older.
+    src = tmp_path / "p"
+    src.mkdir()
+    (src / "run.sh").write_text(
+        "export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,per_process_memory_fraction:0.9\n")
+    old = tmp_path / "old"
+    r = run("migrate", str(src), "-o", str(old), "--target-torch-npu", "7.3.0")
+    assert r.returncode == 0, r.stderr
+    assert (old / "run.sh").read_text() == "export PYTORCH_NPU_ALLOC_CONF=expandable_segments:True\n"
+    assert "26.1.0" in r.stdout
+    new = tmp_path / "new"
+    assert run("migrate", str(src), "-o", str(new)).returncode == 0
+    assert (new / "run.sh").read_text() == \
+        "export PYTORCH_NPU_ALLOC_CONF=expandable_segments:True,per_process_memory_fraction:0.9\n"
+    bad = run("migrate", str(src), "-o", str(tmp_path / "x"), "--target-torch-npu", "latest")
+    assert bad.returncode == 2 and "--target-torch-npu" in bad.stderr
