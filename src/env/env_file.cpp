@@ -27,21 +27,6 @@ std::string_view to_string(EnvFileKind k) {
   return "shell";
 }
 
-LineIndex::LineIndex(std::string_view text) : text_(text) {
-  starts_.push_back(0);
-  for (size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') starts_.push_back(i + 1);
-}
-
-std::pair<int, int> LineIndex::locate(size_t offset) const {
-  offset = std::min(offset, text_.size());
-  auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
-  size_t line = static_cast<size_t>(it - starts_.begin());
-  size_t start = starts_[line - 1];
-  int col = static_cast<int>(utf8_count_code_points(text_.substr(start, offset - start))) + 1;
-  return {static_cast<int>(line), col};
-}
-
 namespace {
 
 const std::vector<std::string_view> kKeywords = {"if", "then", "else", "elif", "fi", "do", "done", "while",

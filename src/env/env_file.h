@@ -1,6 +1,7 @@
 // Environment assignments found in a shell script, a .env file or a Dockerfile, with the byte range of
 // each NAME and VALUE (so `translate` and `migrate` can rewrite them in place) and 1-based line/column.
 #pragma once
+#include "common/line_index.h"
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,15 +52,6 @@ struct ParsedEnvFile {
 
 ParsedEnvFile parse_env_file(std::string_view text, EnvFileKind kind);
 
-// 1-based line and column (in code points) of a byte offset.
-class LineIndex {
- public:
-  explicit LineIndex(std::string_view text);
-  std::pair<int, int> locate(size_t offset) const;
-
- private:
-  std::string_view text_;
-  std::vector<size_t> starts_;
-};
+using banjia::LineIndex;  // common/line_index.h
 
 }  // namespace banjia::env

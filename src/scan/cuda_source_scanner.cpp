@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "scan/finding_factory.h"
-#include "scan/source_position.h"
+#include "common/line_index.h"
 
 namespace banjia::scan {
 

@@ -4,7 +4,7 @@
 
 #include "common/diagnostic.h"
 #include "scan/rule_catalog.h"
-#include "scan/source_position.h"
+#include "common/line_index.h"
 
 namespace banjia::scan {
 

@@ -6,7 +6,7 @@
 
 #include "common/errors.h"
 #include "scan/finding_factory.h"
-#include "scan/source_position.h"
+#include "common/line_index.h"
 
 namespace banjia::scan {
 

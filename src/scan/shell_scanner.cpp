@@ -2,7 +2,7 @@
 
 #include "env/translate.h"
 #include "scan/finding_factory.h"
-#include "scan/source_position.h"
+#include "common/line_index.h"
 
 namespace banjia::scan {
 

@@ -1,10 +1,10 @@
-#include "scan/source_position.h"
+#include "common/line_index.h"
 
 #include <algorithm>
 
 #include "common/utf8.h"
 
-namespace banjia::scan {
+namespace banjia {
 
 LineIndex::LineIndex(std::string_view text) : text_(text) {
   starts_.push_back(0);
@@ -15,11 +15,13 @@ LineIndex::LineIndex(std::string_view text) : text_(text) {
 }
 
 int LineIndex::line(size_t offset) const {
+  offset = std::min(offset, text_.size());
   auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
   return static_cast<int>(it - starts_.begin());
 }
 
 int LineIndex::column(size_t offset) const {
+  offset = std::min(offset, text_.size());
   size_t start = starts_[static_cast<size_t>(line(offset) - 1)];
   return static_cast<int>(utf8_count_code_points(text_.substr(start, offset - start))) + 1;
 }
@@ -33,4 +35,4 @@ std::string_view LineIndex::line_text(int line) const {
   return s;
 }
 
-}  // namespace banjia::scan
+}  // namespace banjia
