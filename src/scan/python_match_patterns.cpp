@@ -48,12 +48,18 @@ bool contains(const std::vector<std::string>& v, std::string_view s) {
 }  // namespace
 
 void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out) {
-  auto loop_calls = rules.of_kind(MatchKind::loop_call);
-  auto loop_methods = rules.of_kind(MatchKind::loop_method);
-  auto attention = rules.of_kind(MatchKind::attention_pattern);
+  const auto& loop_calls = rules.of_kind(MatchKind::loop_call);
+  const auto& loop_methods = rules.of_kind(MatchKind::loop_method);
+  const auto& attention = rules.of_kind(MatchKind::attention_pattern);
   if (a.view.statements.empty()) return;
-  std::vector<bool> in_loop = statements_in_loops(a);
   const auto& stmt_of = a.view.stmt_of;
+  // Loop structure is computed only for files that have a candidate call.
+  std::vector<bool> loops;
+  auto in_loop_at = [&](uint32_t si) {
+    if (stmt_of[si] == python::kNoIndex) return false;
+    if (loops.empty()) loops = statements_in_loops(a);
+    return static_cast<bool>(loops[stmt_of[si]]);
+  };
   const auto& sig = a.view.sig;
   // One advisory per statement and rule.
   std::vector<std::pair<uint32_t, const Rule*>> seen;
@@ -72,12 +78,13 @@ void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vect
     for (const auto& ref : a.refs) {
       if (!ref.is_call || ref.qualified.empty() || ref.name_toks.empty()) continue;
       uint32_t si = ref.call_open_sig;
-      if (si >= sig.size() || stmt_of[si] == python::kNoIndex || !in_loop[stmt_of[si]]) continue;
+      if (si >= sig.size()) continue;
       for (const Rule* r : loop_calls)
-        if (contains(r->names, ref.qualified)) emit(r, stmt_of[si], ref.name_toks.front(), ref.name_toks.back());
+        if (contains(r->names, ref.qualified) && in_loop_at(si))
+          emit(r, stmt_of[si], ref.name_toks.front(), ref.name_toks.back());
     }
     for (uint32_t si = 0; si < sig.size(); ++si) {
-      if (!a.sig_is_op(si, "@") || stmt_of[si] == python::kNoIndex || !in_loop[stmt_of[si]]) continue;
+      if (!a.sig_is_op(si, "@") || !in_loop_at(si)) continue;
       if (si == a.view.statements[stmt_of[si]].first_sig) continue;  // a decorator
       for (const Rule* r : loop_calls)
         if (!r->op.empty() && r->op == "@") emit(r, stmt_of[si], sig[si], sig[si]);
@@ -87,10 +94,9 @@ void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vect
   if (!loop_methods.empty()) {
     for (uint32_t si = 0; si + 2 < sig.size(); ++si) {
       if (!a.sig_is_op(si, ".") || !a.sig_is_name(si + 1) || !a.sig_is_op(si + 2, "(")) continue;
-      if (stmt_of[si] == python::kNoIndex || !in_loop[stmt_of[si]]) continue;
       std::string_view name = a.sig_text(si + 1);
       for (const Rule* r : loop_methods)
-        if (contains(r->names, name)) emit(r, stmt_of[si], sig[si], sig[si + 1]);
+        if (contains(r->names, name) && in_loop_at(si)) emit(r, stmt_of[si], sig[si], sig[si + 1]);
     }
   }
 

@@ -135,7 +135,7 @@ void RuleCatalog::add_toml(std::string_view text, const std::string& file) {
     const toml::table* t = node.as_table();
     if (!t) throw InputError(file, "[[rule]] entry is not a table");
     Rule r = parse_rule(*t, file, i++);
-    if (by_id_.count(r.id)) throw InputError(file, "duplicate rule id '" + r.id + "'");
+    if (by_id_.find(r.id) != by_id_.end()) throw InputError(file, "duplicate rule id '" + r.id + "'");
     by_id_[r.id] = rules_.size();
     rules_.push_back(std::move(r));
   }
@@ -148,6 +148,8 @@ void RuleCatalog::index() {
   qualified_exact_only_.clear();
   import_modules_.clear();
   qualified_roots_.clear();
+  for (auto& v : by_kind_) v.clear();
+  for (const auto& r : rules_) by_kind_[static_cast<size_t>(r.match)].push_back(&r);
   for (size_t i = 0; i < rules_.size(); ++i) {
     const Rule& r = rules_[i];
     if (r.match == MatchKind::qualified || r.match == MatchKind::keyword_arg || r.match == MatchKind::loop_call)
@@ -175,22 +177,23 @@ const RuleCatalog& RuleCatalog::builtin() {
 }
 
 const Rule* RuleCatalog::find(std::string_view id) const {
-  auto it = by_id_.find(std::string(id));
+  auto it = by_id_.find(id);
   return it == by_id_.end() ? nullptr : &rules_[it->second];
 }
 
 const Rule* RuleCatalog::match_qualified(std::string_view q) const {
   // The longest matching name wins: walk from the whole chain to shorter parents on dot boundaries.
   // A parent matched by an exact name covers attribute chains on it (torch.cuda.Stream.wait_stream
-  // is a use of torch.cuda.Stream); prefix rules cover everything below their name.
-  std::string cur(q);
-  if (auto it = qualified_exact_only_.find(cur); it != qualified_exact_only_.end()) return &rules_[it->second];
+  // is a use of torch.cuda.Stream); prefix rules cover everything below their name; exact_only
+  // names match only themselves.
+  if (auto it = qualified_exact_only_.find(q); it != qualified_exact_only_.end()) return &rules_[it->second];
+  std::string_view cur = q;
   for (;;) {
     if (auto it = qualified_exact_.find(cur); it != qualified_exact_.end()) return &rules_[it->second];
     if (auto it = qualified_prefix_.find(cur); it != qualified_prefix_.end()) return &rules_[it->second];
     size_t dot = cur.rfind('.');
-    if (dot == std::string::npos) return nullptr;
-    cur.resize(dot);
+    if (dot == std::string_view::npos) return nullptr;
+    cur = cur.substr(0, dot);
   }
 }
 
@@ -203,18 +206,12 @@ bool RuleCatalog::has_qualified_root(std::string_view first) const {
 const Rule* RuleCatalog::match_import(std::string_view module) const {
   std::string_view cur = module;
   for (;;) {
-    if (auto it = import_modules_.find(std::string(cur)); it != import_modules_.end()) return &rules_[it->second];
+    if (auto it = import_modules_.find(cur); it != import_modules_.end()) return &rules_[it->second];
     size_t dot = cur.rfind('.');
     if (dot == std::string_view::npos) return nullptr;
     cur = cur.substr(0, dot);
   }
 }
 
-std::vector<const Rule*> RuleCatalog::of_kind(MatchKind kind) const {
-  std::vector<const Rule*> out;
-  for (const auto& r : rules_)
-    if (r.match == kind) out.push_back(&r);
-  return out;
-}
 
 }  // namespace banjia::scan

@@ -2,6 +2,7 @@
 // Mechanisms (how a match kind is found, how a rewrite kind edits code) live in the matchers and in
 // src/migrate/; a rule only names them.
 #pragma once
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -94,17 +95,24 @@ class RuleCatalog {
   bool has_qualified_root(std::string_view first_component) const;
   // The import rule whose module is `module` or a parent of it.
   const Rule* match_import(std::string_view module) const;
-  // First rule of a kind (for kinds that have one rule per variant, e.g. backend position).
-  std::vector<const Rule*> of_kind(MatchKind kind) const;
+  // The rules of one match kind, in catalogue order (precomputed: matchers ask per file).
+  const std::vector<const Rule*>& of_kind(MatchKind kind) const { return by_kind_[static_cast<size_t>(kind)]; }
 
  private:
   void index();
+  // Transparent hashing: lookups by string_view allocate nothing (scan looks up every dotted name).
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  using Index = std::unordered_map<std::string, size_t, Hash, std::equal_to<>>;
   std::vector<Rule> rules_;
-  std::unordered_map<std::string, size_t> by_id_;
-  std::unordered_map<std::string, size_t> qualified_exact_;
-  std::unordered_map<std::string, size_t> qualified_prefix_;
-  std::unordered_map<std::string, size_t> qualified_exact_only_;
-  std::unordered_map<std::string, size_t> import_modules_;
+  Index by_id_;
+  Index qualified_exact_;
+  Index qualified_prefix_;
+  Index qualified_exact_only_;
+  Index import_modules_;
+  std::array<std::vector<const Rule*>, static_cast<size_t>(MatchKind::requirement) + 1> by_kind_;
   std::vector<std::string> qualified_roots_;
 };
 
