@@ -45,6 +45,7 @@ class Interpreter {
   void add_lex(ShellLexResult lex, AssignKind plain_kind) {
     for (auto& r : lex.references) out_.references.push_back(std::move(r));
     for (auto& p : lex.problems) out_.problems.push_back({p.offset, 0, 0, p.message});
+    for (auto& h : lex.heredoc_bodies) out_.heredoc_bodies.push_back(h);
     for (const auto& c : lex.commands) command(c.words, plain_kind);
   }
 

@@ -217,6 +217,7 @@ class Lexer {
   void read_heredocs() {
     for (const auto& h : heredocs_) {
       bool found = false;
+      size_t body = i_;
       while (i_ < n_) {
         size_t eol = s_.find('\n', i_);
         if (eol == std::string_view::npos || eol > n_) eol = n_;
@@ -224,8 +225,13 @@ class Lexer {
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (h.strip_tabs)
           while (!line.empty() && line.front() == '\t') line.remove_prefix(1);
+        size_t line_start = i_;
         i_ = eol < n_ ? eol + 1 : n_;
-        if (line == h.delim) { found = true; break; }
+        if (line == h.delim) {
+          found = true;
+          out_.heredoc_bodies.emplace_back(body, line_start);
+          break;
+        }
       }
       if (!found) { problem(h.at, "here-document delimited by '" + h.delim + "' is not terminated"); return; }
     }

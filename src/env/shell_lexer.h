@@ -39,6 +39,7 @@ struct ShellLexResult {
   std::vector<ShellCommand> commands;
   std::vector<ShellReference> references;
   std::vector<ShellProblem> problems;
+  std::vector<std::pair<size_t, size_t>> heredoc_bodies;  // byte ranges of skipped here-document bodies
 };
 
 // Splits text[begin, end) into simple commands (separated by newlines, ; & | && || ( ) and the like).

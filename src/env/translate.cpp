@@ -124,6 +124,16 @@ class Translator {
              "it has no effect on Ascend", kb.cuda_prefixes_source);
       }
     }
+    for (const auto& [begin, end] : parsed.heredoc_bodies) {
+      std::string_view body = text_.substr(begin, end - begin);
+      for (const auto& pair : kb.cuda) {
+        size_t at = body.find(pair.name);
+        if (pair.automatic && at != std::string_view::npos)
+          note(begin + at, "env-cuda-name", Severity::info,
+               fmt::format("{} inside a here-document was left alone (its text is data, not commands)", pair.name),
+               fmt::format("if it is a generated script, rename it to {} by hand", pair.ascend), pair.source);
+      }
+    }
     for (const auto& r : parsed.references) {
       const env::CudaPair* pair = kb.cuda_pair(r.name);
       if (pair && pair->automatic) edit(r.begin, r.end, pair->ascend, *pair);

@@ -74,7 +74,10 @@ TEST(EnvTranslate, IsIdempotentAndPreservesEverythingElse) {
       "cat <<EOF\nexport CUDA_VISIBLE_DEVICES=7\nEOF\n"
       "python train.py \\\n  --devices \"$CUDA_VISIBLE_DEVICES\"\n";
   std::vector<ShellEdit> edits;
-  std::string once = translate(text, &edits);
+  std::vector<Finding> notes;
+  std::string once = translate(text, &edits, &notes);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].line, 6);  // the here-document body is reported, not rewritten
   std::string twice = translate(once);
   EXPECT_EQ(once, twice);
   // Undo the edits on the result: the original comes back byte for byte.
