@@ -212,9 +212,8 @@ std::string load_tensor(const Dump& dump, const DumpEntry& entry, LoadedTensor& 
       bytes = out.mapping->bytes();
       break;
     case DataKind::kNpzMember: {
-      std::string problem = dump.archive->read(entry.npz_member, out.buffer);
+      std::string problem = dump.archive->read(entry.npz_member, out.buffer, bytes);
       if (!problem.empty()) return fmt::format("{}: {}", entry.data_path, problem);
-      bytes = std::string_view(reinterpret_cast<const char*>(out.buffer.data()), out.buffer.size());
       break;
     }
   }

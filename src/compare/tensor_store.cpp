@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "common/errors.h"
+#include "compare/zip_stored.h"
 
 namespace banjia::compare {
 
@@ -60,7 +61,7 @@ zip* open_from_memory(std::string_view bytes, std::string& problem) {
   zip_error_t error;
   zip_error_init(&error);
   zip_source_t* src = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &error);
-  zip_t* z = src ? zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &error) : nullptr;
+  zip_t* z = src ? zip_open_from_source(src, ZIP_RDONLY, &error) : nullptr;
   if (!z) {
     problem = zip_error_strerror(&error);
     if (src) zip_source_free(src);
@@ -88,6 +89,7 @@ NpzArchive::NpzArchive(const std::filesystem::path& path, ZipLimits limits) : pa
       m.name = st.name ? st.name : "";
       m.size = st.size;
       m.compressed = st.comp_size;
+      m.stored = (st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method == ZIP_CM_STORE;
       total += m.size;
       if (unsafe_member_name(m.name)) {
         m.problem = "unsafe member name (absolute or containing '..')";
@@ -102,6 +104,10 @@ NpzArchive::NpzArchive(const std::filesystem::path& path, ZipLimits limits) : pa
     }
     members_.push_back(std::move(m));
   }
+  std::vector<ZipMemberInfo> infos;
+  for (const auto& m : members_) infos.push_back({m.name, m.compressed, m.stored && m.size == m.compressed});
+  auto offsets = stored_data_offsets(file_.bytes(), infos);
+  for (size_t i = 0; i < members_.size(); ++i) members_[i].data_offset = offsets[i];
 }
 
 NpzArchive::~NpzArchive() {
@@ -130,9 +136,13 @@ void NpzArchive::give_back(zip* z) {
   idle_.push_back(z);
 }
 
-std::string NpzArchive::read(size_t index, std::vector<std::byte>& out) {
+std::string NpzArchive::read(size_t index, std::vector<std::byte>& out, std::string_view& bytes) {
   const NpzMember& m = members_.at(index);
   if (!m.problem.empty()) return m.problem;
+  if (m.data_offset) {
+    bytes = file_.bytes().substr(*m.data_offset, m.size);
+    return "";
+  }
   zip* z = borrow();
   if (!z) return "cannot reopen archive";
   std::string problem;
@@ -152,6 +162,7 @@ std::string NpzArchive::read(size_t index, std::vector<std::byte>& out) {
   }
   give_back(z);
   if (!problem.empty()) out.clear();
+  bytes = std::string_view(reinterpret_cast<const char*>(out.data()), out.size());
   return problem;
 }
 

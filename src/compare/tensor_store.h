@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,8 @@ struct NpzMember {
   std::string name;     // as stored, e.g. "0003.blocks.0.qkv.forward.output.npy"
   uint64_t size = 0;    // uncompressed
   uint64_t compressed = 0;
+  bool stored = false;  // no compression (np.savez)
+  std::optional<uint64_t> data_offset;  // stored member found in place: used from the mapping
   std::string problem;  // non-empty: unsafe or over a limit; never read
 };
 
@@ -52,8 +55,9 @@ class NpzArchive {
 
   const std::vector<NpzMember>& members() const { return members_; }
   const std::filesystem::path& path() const { return path_; }
-  // Reads one member (by index into members()) into `out`; returns a problem or "".
-  std::string read(size_t index, std::vector<std::byte>& out);
+  // The bytes of one member (by index into members()): a view into the mapping for stored members
+  // (no copy), else decompressed into `buffer`. Returns a problem or "".
+  std::string read(size_t index, std::vector<std::byte>& buffer, std::string_view& bytes);
 
  private:
   zip* borrow();
