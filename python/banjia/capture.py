@@ -15,6 +15,7 @@ output gradients, grad.<parameter> for parameter gradients. Floating tensors are
 and copies only those numbers to the host, once, when the block ends.
 """
 import json
+import math
 import os
 import tempfile
 import time
@@ -52,17 +53,26 @@ def _dtype_name(dtype):
 
 
 def _device_stats(t):
-    """max, min, mean, norm, nan count, inf count as one small tensor on t's device (no host copy)."""
+    """[max, min, mean, norm, nan count, inf count]: 0-d tensors on t's device (no host copy)."""
     import torch
 
     x = t.detach()
     if x.numel() == 0:
         return None
-    wide = torch.float64 if x.dtype == torch.float64 else torch.float32
+    # float32 statistics for every dtype but float64, which keeps float64 where the device has it
+    # (Ascend NPUs do not compute in float64).
+    wide = torch.float64 if x.dtype == torch.float64 and x.device.type in ("cpu", "cuda") else torch.float32
     x = x.to(wide)
-    parts = [x.max(), x.min(), x.mean(), torch.linalg.vector_norm(x),
-             torch.isnan(x).sum().to(wide), torch.isinf(x).sum().to(wide)]
-    return torch.stack(parts)
+    mn, mx = torch.aminmax(x)
+    parts = [mx, mn, x.sum() / x.numel(), torch.linalg.vector_norm(x)]  # sum/numel: cheaper than mean()
+    if x.device.type == "cpu" and math.isfinite(mx.item()) and math.isfinite(mn.item()):
+        # Already on the host: max and min propagate nan and show inf, so finite ones prove both
+        # counts are zero and the two elementwise passes (slow on CPU) can be skipped.
+        zero = torch.zeros((), dtype=wide)
+        parts += [zero, zero]
+    else:
+        parts += [torch.isnan(x).sum().to(wide), torch.isinf(x).sum().to(wide)]
+    return parts
 
 
 def _host_copy(t):
@@ -92,7 +102,7 @@ class capture:
         self.compress = compress
         self._handles = []
         self._entries = []
-        self._stats = []    # per entry: device tensor of 6 stats or None
+        self._stats = []    # per entry: six 0-d tensors on the device, or None for an empty tensor
         self._arrays = {}   # key -> numpy array (tensors mode)
         self._order = 0
         self._calls = {}
@@ -162,14 +172,14 @@ class capture:
         import torch
 
         values = [None] * len(self._stats)
-        by_device = {}
+        groups = {}
         for i, s in enumerate(self._stats):
             if s is not None:
-                by_device.setdefault(s.device, []).append(i)
-        for dev, idx in by_device.items():
-            stacked = torch.stack([self._stats[i].double() for i in idx]).cpu().tolist()
-            for i, row in zip(idx, stacked):
-                values[i] = row
+                groups.setdefault((s[0].device, s[0].dtype), []).append(i)
+        for idx in groups.values():
+            flat = torch.stack([p for i in idx for p in self._stats[i]]).cpu().tolist()
+            for k, i in enumerate(idx):
+                values[i] = flat[6 * k:6 * k + 6]
         return values
 
     def _write(self):
@@ -197,8 +207,9 @@ class capture:
         }
         if self.mode == "tensors":
             self._write_npz()
+        # Compact JSON: Python's C encoder is used only without indentation (many entries per step).
         _atomic_write(os.path.join(self.out_dir, "index.json"),
-                      json.dumps(index, indent=1).encode("utf-8"))
+                      json.dumps(index, separators=(",", ":")).encode("utf-8"))
 
     def _write_npz(self):
         import numpy as np
