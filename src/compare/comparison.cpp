@@ -228,6 +228,11 @@ void localise(CompareResult& out) {
     if (!r.metrics || r.metrics->nonfinite_position_mismatches > 0) continue;
     double e = r.metrics->rel_l2_err;
     if (!std::isfinite(e)) continue;
+    if (e > 0) {
+      if (!out.growth) out.growth = ErrorGrowth{i, i, i};
+      if (e > out.entries[out.growth->peak].metrics->rel_l2_err) out.growth->peak = i;
+    }
+    if (out.growth) out.growth->last = i;
     // A jump is measured against the largest error seen so far: the first nonzero difference has
     // no baseline and is not a jump (baseline noise such as TF32 appears there).
     if (baseline > 0 && e > baseline) {

@@ -43,11 +43,18 @@ struct ErrorJump {
   double baseline;  // largest rel_l2_err of the entries before it
 };
 
+// How the scale-free error (rel_l2_err) evolves in execution order: where it first becomes nonzero,
+// where it peaks, and where it ends.
+struct ErrorGrowth {
+  size_t first_nonzero, peak, last;
+};
+
 struct CompareResult {
   std::vector<EntryResult> entries;  // in A's execution order
   std::vector<const DumpEntry*> unmatched_a, unmatched_b;
   std::optional<size_t> first_divergence, first_nonfinite_a, first_nonfinite_b, first_ref_beyond_fp16;
   std::optional<ErrorJump> largest_jump;
+  std::optional<ErrorGrowth> growth;
   size_t count(Status s) const;
 };
 

@@ -117,6 +117,18 @@ std::string render_json(const Dump& a, const Dump& b, const CompareResult& r) {
   w.end_object();
   w.key("first_fp16_overflow_in_reference");
   located(w, r, r.first_ref_beyond_fp16, false);
+  w.key("error_growth");
+  if (r.growth) {
+    w.begin_object();
+    for (auto [name, i] : {std::pair{"first_nonzero", r.growth->first_nonzero}, std::pair{"peak", r.growth->peak},
+                           std::pair{"last", r.growth->last}}) {
+      const EntryResult& e = r.entries[i];
+      w.key(name).begin_object().field("key", e.a->key).field("rel_l2_err", e.metrics->rel_l2_err).end_object();
+    }
+    w.end_object();
+  } else {
+    w.null();
+  }
   w.key("largest_error_jump");
   if (r.largest_jump) {
     const EntryResult& e = r.entries[r.largest_jump->index];

@@ -54,6 +54,11 @@ std::string render_text(const Dump& a, const Dump& b, const CompareResult& r, si
   if (r.first_ref_beyond_fp16)
     out += fmt::format("reference leaves fp16's range (|x| > 65504, would overflow in fp16) first at: {} ({} values)\n",
                        where(r.first_ref_beyond_fp16), r.entries[*r.first_ref_beyond_fp16].ref_beyond_fp16);
+  if (r.growth) {
+    auto at = [&](size_t i) { return fmt::format("{} at {}", g(r.entries[i].metrics->rel_l2_err), r.entries[i].a->key); };
+    out += fmt::format("error growth (relative L2): first {}; peak {}; last {}\n", at(r.growth->first_nonzero),
+                       at(r.growth->peak), at(r.growth->last));
+  }
   if (r.largest_jump) {
     const EntryResult& e = r.entries[r.largest_jump->index];
     out += fmt::format("largest error jump: {}: relative L2 error {} = {:.1f}x the largest before it ({})\n",

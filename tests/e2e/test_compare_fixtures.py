@@ -89,8 +89,12 @@ def test_ln_eps_slip_localised_as_largest_error_jump(run, fixtures):
     _, zb = load_banjia(fixtures / DUMPS / b)
     keys = [e["key"] for e in ia["entries"]]
     best, best_factor, baseline = None, 0.0, 0.0
-    for k in keys:
-        e = metrics(za[k], zb[k])["rel_l2_err"]
+    errors = [metrics(za[k], zb[k])["rel_l2_err"] for k in keys]
+    growth = out["error_growth"]
+    assert growth["first_nonzero"]["key"] == next(k for k, e in zip(keys, errors) if e > 0)
+    assert growth["peak"]["key"] == keys[errors.index(max(errors))]
+    assert growth["last"]["key"] == keys[-1]
+    for k, e in zip(keys, errors):
         if baseline > 0 and e / baseline > best_factor:
             best, best_factor = k, e / baseline
         baseline = max(baseline, e)
