@@ -128,3 +128,9 @@ def test_text_report_names_first_divergence(run, fixtures):
     assert p.returncode == 1
     assert "first nan/inf in A: " in p.stdout
     assert "worst 3 entries" in p.stdout
+
+
+def test_fail_on_warn_makes_warnings_fail(run, fixtures):
+    a, b = fixtures / DUMPS / "tinygpt_cuda_fp32_bug_ln_eps", fixtures / DUMPS / "tinygpt_cuda_fp32"
+    assert run("compare", a, b).returncode == 0  # within msprobe's accuracy rule, outside fp32 tolerance
+    assert run("compare", a, b, "--fail-on", "warn").returncode == 1
