@@ -1,6 +1,7 @@
 // Detects the layout of a dump path and loads its entries (see dump_model.h).
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <unordered_map>
 
@@ -110,8 +111,12 @@ void load_banjia(const fs::path& dir, Dump& dump) {
       e.stats.min = stat_field(stats, "min");
       e.stats.mean = stat_field(stats, "mean");
       e.stats.norm = stat_field(stats, "norm");
-      if (auto n = stat_field(stats, "nan")) e.stats.nan_count = static_cast<int64_t>(*n);
-      if (auto n = stat_field(stats, "inf")) e.stats.inf_count = static_cast<int64_t>(*n);
+      auto count = [](std::optional<double> n) -> std::optional<int64_t> {
+        if (!n || !std::isfinite(*n) || *n < 0 || *n > 9e18) return std::nullopt;
+        return static_cast<int64_t>(*n);
+      };
+      e.stats.nan_count = count(stat_field(stats, "nan"));
+      e.stats.inf_count = count(stat_field(stats, "inf"));
     }
     std::string file;
     text_field("file", file);
