@@ -78,7 +78,7 @@ std::string render_text(const Dump& a, const Dump& b, const CompareResult& r, si
       const PairMetrics* m = e.metrics ? &*e.metrics : nullptr;
       std::string st = fmt::format("{:<6}", status_name(e.status));
       out += fmt::format("  {} {:<44} {:>10} {:>10} {:>10} {:>10}  {}\n", paint(st, e.status, color), e.a->key,
-                         m ? g(m->cosine) : "-", m ? g(m->max_abs_err) : "-", m ? g(m->max_rel_err) : "-",
+                         m ? (std::isnan(m->cosine) ? std::string("nan") : fmt::format("{:.6f}", m->cosine)) : "-", m ? g(m->max_abs_err) : "-", m ? g(m->max_rel_err) : "-",
                          m ? g(m->rel_l2_err) : "-", e.message);
     }
   }
