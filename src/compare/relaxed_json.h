@@ -1,0 +1,19 @@
+// Python's json.dump writes NaN/Infinity/-Infinity as bare tokens (msprobe dumps do): not JSON, so
+// simdjson rejects them. This rewrites those tokens, outside strings only, as the strings "NaN",
+// "Infinity" and "-Infinity", which the readers then turn back into numbers.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <simdjson.h>
+
+namespace banjia::compare {
+
+std::string quote_nonfinite_tokens(std::string_view json);
+
+// A number from a JSON value that may be a number, a bool, one of the quoted non-finite strings,
+// "nan"/"inf", or null (-> nullopt).
+std::optional<double> relaxed_number(simdjson::dom::element v);
+
+}  // namespace banjia::compare
