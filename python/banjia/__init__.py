@@ -2,20 +2,22 @@
 
 Importable without torch (and without torch_npu); each feature imports torch when it is used.
 
-    with banjia.capture(model, "dumps/gpu"):      # banjia/capture.py
+    with banjia.capture(model, "dumps/gpu"):      # banjia/_capture.py
         loss = model(x).sum(); loss.backward()
     banjia.bench.record(step, batch_size=64)      # banjia/bench.py
-    banjia.profile(step, steps=5, out="prof")     # banjia/profile.py
+    banjia.profile(step, steps=5, out="prof")     # banjia/_profile.py
 """
 import importlib
 
 __version__ = "0.1.0"
 
-# Lazily resolved attributes: name -> (module, attribute or None for the module itself).
+# Lazily resolved attributes: name -> (module, attribute or None for the module itself). Functions
+# live in private modules (`_capture`) so that importing the module never rebinds the package
+# attribute of the same name to the module.
 _LAZY = {
-    "capture": ("banjia.capture", "capture"),
+    "capture": ("banjia._capture", "capture"),
     "bench": ("banjia.bench", None),
-    "profile": ("banjia.profile", "profile"),
+    "profile": ("banjia._profile", "profile"),
     "device": ("banjia.device", None),
 }
 

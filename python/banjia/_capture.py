@@ -237,16 +237,3 @@ def _atomic_write(path, data):
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
-
-
-# Importing banjia.capture binds the *module* to the package attribute `banjia.capture`, which then
-# shadows the lazily exported class of the same name. Making this module callable keeps
-# `banjia.capture(model, dir)` working no matter which one a caller ends up with.
-class _CallableModule(type(_device)):
-    def __call__(self, *args, **kwargs):
-        return capture(*args, **kwargs)
-
-
-import sys as _sys  # noqa: E402
-
-_sys.modules[__name__].__class__ = _CallableModule
