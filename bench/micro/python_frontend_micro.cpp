@@ -1,0 +1,51 @@
+// Tokenizer and the whole per-file scan over a real file from Debian's torch package.
+#include <benchmark/benchmark.h>
+
+#include "common/file_io.h"
+#include "python/module.h"
+#include "python/tokenizer.h"
+#include "scan/python_scanner.h"
+
+namespace {
+
+const std::string& sample() {
+  static const std::string text = banjia::read_file("/usr/lib/python3/dist-packages/torch/nn/modules/module.py");
+  return text;
+}
+
+void BM_Tokenize(benchmark::State& state) {
+  const auto& text = sample();
+  for (auto _ : state) {
+    auto ts = banjia::python::tokenize(text);
+    benchmark::DoNotOptimize(ts.tokens.data());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_Tokenize);
+
+void BM_FrontEnd(benchmark::State& state) {
+  const auto& text = sample();
+  for (auto _ : state) {
+    auto ts = banjia::python::tokenize(text);
+    auto view = banjia::python::build_view(text, ts);
+    auto imports = banjia::python::collect_imports(view);
+    auto refs = banjia::python::resolve_dotted_names(view, imports);
+    benchmark::DoNotOptimize(refs.data());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_FrontEnd);
+
+void BM_ScanPythonFile(benchmark::State& state) {
+  const auto& text = sample();
+  const auto& rules = banjia::scan::RuleCatalog::builtin();
+  for (auto _ : state) {
+    std::vector<banjia::Finding> out;
+    banjia::scan::scan_python(text, "module.py", rules, out);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_ScanPythonFile);
+
+}  // namespace
