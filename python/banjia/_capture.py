@@ -21,6 +21,7 @@ import tempfile
 import time
 
 from banjia import device as _device
+from banjia._io import write_atomic
 
 MODES = ("stats", "tensors")
 
@@ -208,7 +209,7 @@ class capture:
         if self.mode == "tensors":
             self._write_npz()
         # Compact JSON: Python's C encoder is used only without indentation (many entries per step).
-        _atomic_write(os.path.join(self.out_dir, "index.json"),
+        write_atomic(os.path.join(self.out_dir, "index.json"),
                       json.dumps(index, separators=(",", ":")).encode("utf-8"))
 
     def _write_npz(self):
@@ -223,17 +224,3 @@ class capture:
             if os.path.exists(tmp):
                 os.unlink(tmp)
             raise
-
-
-def _atomic_write(path, data):
-    fd, tmp = tempfile.mkstemp(prefix=".tmp.", dir=os.path.dirname(path) or ".")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise

@@ -25,10 +25,10 @@ import re
 import resource
 import statistics
 import sys
-import tempfile
 import time
 
 from banjia._bench_power import PowerSampler, power_tool
+from banjia._io import write_atomic
 
 FORMAT = "banjia.bench"
 SCHEMA_VERSION = 1
@@ -329,18 +329,5 @@ def record(step_fn, *, warmup=5, repeat=30, min_time_s=1.0, max_repeat=10000, **
 
 
 def write_json_atomic(path, document):
-    """Writes JSON next to `path` then renames it over: readers never see a half-written file."""
-    text = json.dumps(document, indent=1, allow_nan=False) + "\n"
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".banjia-bench-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    """Writes the recording as JSON, atomically: readers never see a half-written file."""
+    write_atomic(path, json.dumps(document, indent=1, allow_nan=False) + "\n")

@@ -6,16 +6,12 @@
 
 #include "common/embedded_data.h"
 #include "common/errors.h"
+#include "common/toml_document.h"
 
 namespace banjia::bench {
 
 Policy parse_policy(const std::string& text, const std::string& file) {
-  toml::table root;
-  try {
-    root = toml::parse(text, file);
-  } catch (const toml::parse_error& e) {
-    throw InputError(file, std::string("invalid TOML: ") + std::string(e.description()));
-  }
+  toml::table root = parse_toml(text, file);
   std::map<std::string, double> values;
   const auto* settings = root["setting"].as_array();
   if (!settings) throw InputError(file, "no [[setting]] entries");

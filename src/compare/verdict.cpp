@@ -9,6 +9,7 @@
 
 #include "common/embedded_data.h"
 #include "common/errors.h"
+#include "common/toml_document.h"
 #include "compare/npy_format.h"
 
 namespace banjia::compare {
@@ -20,11 +21,7 @@ constexpr const char* kMsprobeFile = "data/compare/msprobe.toml";
 toml::table parse_embedded(const char* path) {
   auto text = embedded_file(path);
   if (!text) throw InputError(path, "not compiled into the binary");
-  try {
-    return toml::parse(*text, std::string_view(path));
-  } catch (const toml::parse_error& e) {
-    throw InputError(path, std::string(e.description()));
-  }
+  return parse_toml(*text, path);
 }
 
 double number(const toml::table& t, const char* section, const char* key) {

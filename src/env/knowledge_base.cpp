@@ -9,6 +9,8 @@
 #include <toml++/toml.h>
 
 #include "common/embedded_data.h"
+#include "common/toml_document.h"
+#include "common/errors.h"
 #include "common/file_walk.h"
 
 namespace banjia::env {
@@ -194,9 +196,9 @@ void load_option(const Fields& f, KnowledgeBase& kb) {
 void load_file(const std::string& path, const std::string& text, KnowledgeBase& kb) {
   toml::table root;
   try {
-    root = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    kb.problems.push_back(fmt::format("{}: {}", path, e.description()));
+    root = parse_toml(text, path);
+  } catch (const InputError& e) {
+    kb.problems.push_back(e.what());  // the knowledge base collects its problems instead of failing early
     return;
   }
   auto& P = kb.problems;

@@ -2,9 +2,10 @@
 
 #include <cctype>
 #include <fmt/format.h>
-#include <toml++/toml.h>
+
 
 #include "common/errors.h"
+#include "common/toml_document.h"
 #include "scan/finding_factory.h"
 #include "common/line_index.h"
 
@@ -119,13 +120,7 @@ std::vector<Requirement> parse_setup_py_requirements(std::string_view text) {
 }
 
 std::vector<Requirement> parse_pyproject_requirements(std::string_view text, const std::string& file) {
-  toml::table doc;
-  try {
-    doc = toml::parse(text, file);
-  } catch (const toml::parse_error& e) {
-    throw InputError(file, "TOML error at line " + std::to_string(e.source().begin.line) + ": " +
-                               std::string(e.description()));
-  }
+  toml::table doc = parse_toml(text, file);
   std::vector<Requirement> out;
   auto add = [&](const toml::node& n) {
     if (auto s = n.value<std::string>()) {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include <toml++/toml.h>
+#include "common/toml_document.h"
 
 #include "common/embedded_data.h"
 #include "common/errors.h"
@@ -121,13 +121,7 @@ std::string_view to_string(MatchKind k) {
 }
 
 void RuleCatalog::add_toml(std::string_view text, const std::string& file) {
-  toml::table doc;
-  try {
-    doc = toml::parse(text, file);
-  } catch (const toml::parse_error& e) {
-    throw InputError(file, "TOML error at line " + std::to_string(e.source().begin.line) + ": " +
-                               std::string(e.description()));
-  }
+  toml::table doc = parse_toml(text, file);
   const toml::array* rules = doc["rule"].as_array();
   if (!rules) throw InputError(file, "no [[rule]] entries");
   size_t i = 0;
