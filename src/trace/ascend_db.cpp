@@ -104,10 +104,14 @@ TraceData read_ascend_db(const std::filesystem::path& path) {
     t.ext_id.push_back(kNone);
     t.bytes.push_back(kNone);
   };
-  uint32_t cpu_op = t.strings.intern("cpu_op");
+  uint32_t cpu_op = t.strings.intern("cpu_op"), python = t.strings.intern("python_function"),
+           queue = t.strings.intern("enqueue");
+  // PYTORCH_API.type (ENUM_API_TYPE): 50001 op, 50002 queue, 50003 trace (Python functions).
   if (db.has_table("PYTORCH_API"))
-    db.query("SELECT startNs, endNs, globalTid, name FROM PYTORCH_API", [&](sqlite3_stmt* st) {
-      push(str(st, 3), cpu_op, col_i64(st, 0), col_i64(st, 1), kPython, col_i64(st, 2), 0, kNone);
+    db.query("SELECT startNs, endNs, globalTid, name, type FROM PYTORCH_API", [&](sqlite3_stmt* st) {
+      int64_t ty = sqlite3_column_int64(st, 4);
+      uint32_t cat = ty == 50001 ? cpu_op : ty == 50003 ? python : queue;
+      push(str(st, 3), cat, col_i64(st, 0), col_i64(st, 1), kPython, col_i64(st, 2), 0, kNone);
     });
   if (db.has_table("CANN_API"))
     db.query("SELECT startNs, endNs, globalTid, name, connectionId FROM CANN_API", [&](sqlite3_stmt* st) {
@@ -122,6 +126,9 @@ TraceData read_ascend_db(const std::filesystem::path& path) {
                              : "SELECT t.startNs, t.endNs, t.streamId, t.taskType, t.connectionId, NULL, NULL FROM TASK t";
   db.query(sql + comm_filter, [&](sqlite3_stmt* st) {
     uint32_t task = str(st, 3), name = str(st, 5), info_type = str(st, 6);
+    // Tasks without COMPUTE_TASK_INFO are copies (kept) or stream bookkeeping / comm (dropped).
+    std::string_view tt = t.strings.view(task);
+    if (!name && tt != "MEMCPY_ASYNC" && tt != "SDMA" && tt != "SDMA_SQE" && tt != "PCIE_DMA_SQE") return;
     push(name ? name : task, 0, col_i64(st, 0), col_i64(st, 1), kHardware, col_i64(st, 2), info_type ? info_type : task,
          col_i64(st, 4));
   });

@@ -39,6 +39,11 @@ TraceData read_json_trace(const std::filesystem::path& path) {
   }
   if (!saw_events) throw InputError(file, "JSON object has no \"traceEvents\" array; not a Kineto trace");
   if (t.size() == 0) throw InputError(file, "trace has no complete (ph \"X\") events");
+  if (t.format == "torch_npu") {  // a bare array is torch_npu's only when it has NPU processes
+    bool npu = false;
+    for (auto& [pid, n] : t.process_names) npu = npu || n == "Ascend Hardware" || n == "CANN" || n == "Overlap Analysis";
+    if (!npu) t.format = "chrome";
+  }
   t.classify();
   return t;
 }

@@ -34,6 +34,16 @@ SummaryContext::SummaryContext(const TraceData& trace, const TraceRules& r)
     if ((t.kind[i] == Kind::annotation || t.kind[i] == Kind::host_op) && rules.step.matches(t.name_of(i)))
       step_events.push_back(i);
   std::sort(step_events.begin(), step_events.end(), [&](size_t a, size_t b) { return t.ts[a] < t.ts[b]; });
+  // One marker per step name (torch_npu DB exports hold it in STEP_TIME and PYTORCH_API): keep the longest.
+  std::unordered_map<uint32_t, size_t> by_name;
+  std::vector<size_t> unique;
+  for (size_t idx : step_events) {
+    auto [it, fresh] = by_name.try_emplace(t.name[idx], unique.size());
+    if (fresh) unique.push_back(idx);
+    else if (t.dur[idx] > t.dur[unique[it->second]]) unique[it->second] = idx;
+  }
+  step_events = std::move(unique);
+  std::sort(step_events.begin(), step_events.end(), [&](size_t a, size_t b) { return t.ts[a] < t.ts[b]; });
   // Device work belongs to the step in which the host launched it (correlation id of the runtime call).
   std::unordered_map<int64_t, int64_t> runtime_ts;
   runtime_ts.reserve(n / 4);

@@ -83,6 +83,10 @@ void TraceData::classify() {
       }
       k = static_cast<Kind>(cat_kind[cat[i]]);
       if (!cat_known[cat[i]]) ++unknown_categories;
+    } else if (pk == proc_kind.end() || process_names.at(pid[i]) != "Python") {
+      // No category and no known process: the legacy (non-Kineto) profiler's export, where every
+      // complete event is a host op (pid "CPU functions").
+      k = Kind::host_op;
     }
     if (k == Kind::kernel && task_type[i] != 0) {
       std::string_view t = strings.view(task_type[i]);
