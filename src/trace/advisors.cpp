@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace banjia::trace {
@@ -41,7 +42,8 @@ double median(std::vector<double> v) { return dist_stats(std::move(v)).median_us
 void small_gemm_batching(SummaryContext& ctx, Summary& s, const AdvisorRule& r) {
   const TraceData& t = ctx.t;
   auto ops = ops_by_external_id(t);
-  struct Group { std::vector<double> durs; int64_t first = INT64_MAX, last = INT64_MIN; uint32_t kname = 0; };
+  // Calls are counted by launching op (one aten::mm may launch a GEMM and a split-K reduction).
+  struct Group { std::vector<double> durs; std::set<int64_t> calls; int64_t first = INT64_MAX, last = INT64_MIN; uint32_t kname = 0; };
   std::map<std::tuple<int32_t, uint32_t, uint32_t>, Group> groups;  // step, op name (or kernel), shape
   for (size_t i = 0; i < t.size(); ++i) {
     if (t.kind[i] != Kind::kernel || kernel_class_names()[ctx.class_index(i)] != "gemm") continue;
@@ -52,20 +54,22 @@ void small_gemm_batching(SummaryContext& ctx, Summary& s, const AdvisorRule& r) 
     }
     Group& g = groups[{ctx.step[i], who, shape}];
     g.durs.push_back(t.dur[i] / kUs);
+    g.calls.insert(t.ext_id[i] != kNone ? t.ext_id[i] : -static_cast<int64_t>(i) - 1);
     g.first = std::min(g.first, t.ts[i]);
     g.last = std::max(g.last, t.ts[i] + t.dur[i]);
     g.kname = t.name[i];
   }
   for (auto& [key, g] : groups) {
     double med = median(g.durs);
-    if (g.durs.size() < r.param("min_repeats") || med > r.param("max_median_kernel_us")) continue;
+    if (g.calls.size() < r.param("min_repeats") || med > r.param("max_median_kernel_us")) continue;
     auto [st, who, shape] = key;
     double longest = *std::max_element(g.durs.begin(), g.durs.end());
     double span = (g.last - g.first) / kUs;
-    std::string ev = fmt::format("{}: {} x {} {} (GEMM kernel {}), median {:.2f} us, device span {:.1f} us",
-                                 step_name(s, st), g.durs.size(), t.strings.view(who),
-                                 shape ? t.strings.view(shape) : "", t.strings.view(g.kname).substr(0, 80), med, span);
-    s.findings.push_back(make(r, s, fmt::format("{} x {} in {}", g.durs.size(), t.strings.view(who), step_name(s, st)),
+    std::string ev = fmt::format("{}: {} x {} {} ({} GEMM kernels, e.g. {}), median {:.2f} us, device span {:.1f} us",
+                                 step_name(s, st), g.calls.size(), t.strings.view(who), shape ? t.strings.view(shape) : "",
+                                 g.durs.size(),
+                                 t.strings.view(g.kname).substr(0, 80), med, span);
+    s.findings.push_back(make(r, s, fmt::format("{} x {} in {}", g.calls.size(), t.strings.view(who), step_name(s, st)),
                               ev, span - longest));
   }
 }
