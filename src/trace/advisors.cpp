@@ -6,6 +6,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "trace/id_map.h"
+
 namespace banjia::trace {
 
 namespace {
@@ -30,10 +32,10 @@ std::string step_name(const Summary& s, int32_t st) { return st >= 0 ? s.steps[s
 
 // Innermost host op for each External id (kernels and runtime calls carry the id of the op that
 // launched them).
-std::unordered_map<int64_t, size_t> ops_by_external_id(const TraceData& t) {
-  std::unordered_map<int64_t, size_t> m;
+IdMap ops_by_external_id(const TraceData& t) {
+  IdMap m(t.size() / 4);
   for (size_t i = 0; i < t.size(); ++i)
-    if (t.kind[i] == Kind::host_op && t.ext_id[i] != kNone) m[t.ext_id[i]] = i;
+    if (t.kind[i] == Kind::host_op && t.ext_id[i] != kNone) m.set(t.ext_id[i], static_cast<int64_t>(i));
   return m;
 }
 
@@ -48,9 +50,9 @@ void small_gemm_batching(SummaryContext& ctx, Summary& s, const AdvisorRule& r) 
   for (size_t i = 0; i < t.size(); ++i) {
     if (t.kind[i] != Kind::kernel || kernel_class_names()[ctx.class_index(i)] != "gemm") continue;
     uint32_t who = t.name[i], shape = 0;
-    if (auto it = ops.find(t.ext_id[i]); t.ext_id[i] != kNone && it != ops.end()) {
-      who = t.name[it->second];
-      shape = t.shape[it->second];
+    if (const int64_t* op = t.ext_id[i] != kNone ? ops.find(t.ext_id[i]) : nullptr) {
+      who = t.name[*op];
+      shape = t.shape[*op];
     }
     Group& g = groups[{ctx.step[i], who, shape}];
     g.durs.push_back(t.dur[i] / kUs);

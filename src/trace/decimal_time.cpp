@@ -19,6 +19,16 @@ std::string_view strip(std::string_view s) {
 }
 }  // namespace
 
+namespace {
+std::optional<int64_t> parse_exponent_form(std::string_view s) {
+  std::string tmp(s);
+  char* end = nullptr;
+  double v = std::strtod(tmp.c_str(), &end);
+  if (end != tmp.c_str() + tmp.size() || !std::isfinite(v) || std::fabs(v) > 9e12) return std::nullopt;
+  return static_cast<int64_t>(std::llround(v * 1000.0));
+}
+}  // namespace
+
 std::optional<int64_t> parse_us_to_ns(std::string_view text) {
   std::string_view s = strip(text);
   if (s.empty()) return std::nullopt;
@@ -28,19 +38,13 @@ std::optional<int64_t> parse_us_to_ns(std::string_view text) {
     neg = s[0] == '-';
     i = 1;
   }
-  if (s.find_first_of("eE") != std::string_view::npos) {
-    std::string tmp(s);
-    char* end = nullptr;
-    double v = std::strtod(tmp.c_str(), &end);
-    if (end != tmp.c_str() + tmp.size() || !std::isfinite(v) || std::fabs(v) > 9e12) return std::nullopt;
-    return static_cast<int64_t>(std::llround(v * 1000.0));
-  }
-  __int128 whole = 0;
+  int64_t whole = 0;  // at most 16 integer digits, checked below so that whole * 1000 + 999 fits
   size_t digits = 0;
   for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, ++digits) {
+    if (digits == 16) return std::nullopt;
     whole = whole * 10 + (s[i] - '0');
-    if (whole > (__int128)INT64_MAX) return std::nullopt;
   }
+  if (whole > (INT64_MAX - 1000) / 1000) return std::nullopt;
   int64_t frac = 0;
   int frac_digits = 0;
   bool round_up = false;
@@ -56,14 +60,14 @@ std::optional<int64_t> parse_us_to_ns(std::string_view text) {
       }
     }
   }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E') && digits > 0) return parse_exponent_form(s);
   if (i != s.size() || digits == 0) return std::nullopt;
   while (frac_digits < 3) {
     frac *= 10;
     ++frac_digits;
   }
-  __int128 ns = whole * 1000 + frac + (round_up ? 1 : 0);
-  if (ns > (__int128)INT64_MAX) return std::nullopt;
-  return neg ? -static_cast<int64_t>(ns) : static_cast<int64_t>(ns);
+  int64_t ns = whole * 1000 + frac + (round_up ? 1 : 0);
+  return neg ? -ns : ns;
 }
 
 std::optional<uint64_t> parse_u64(std::string_view text) {

@@ -5,6 +5,7 @@
 #if defined(__x86_64__)
 #pragma GCC target("avx2,bmi,bmi2,pclmul,lzcnt,popcnt")
 #define SIMDJSON_BUILTIN_IMPLEMENTATION haswell
-#define PARSE_FN parse_events_haswell
+#define PARSE_FN parse_document_haswell
+#define PARSE_ARRAY_FN parse_event_array_haswell
 #include "trace/json_event_parser.inc"
 #endif

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <optional>
 
+#include "trace/id_map.h"
+
 namespace banjia::trace {
 
 namespace {
@@ -45,15 +47,13 @@ SummaryContext::SummaryContext(const TraceData& trace, const TraceRules& r)
   step_events = std::move(unique);
   std::sort(step_events.begin(), step_events.end(), [&](size_t a, size_t b) { return t.ts[a] < t.ts[b]; });
   // Device work belongs to the step in which the host launched it (correlation id of the runtime call).
-  std::unordered_map<int64_t, int64_t> runtime_ts;
-  runtime_ts.reserve(n / 4);
+  IdMap runtime_ts(n / 4);
   for (size_t i = 0; i < n; ++i)
-    if (t.kind[i] == Kind::runtime && t.corr[i] != kNone) runtime_ts.emplace(t.corr[i], t.ts[i]);
+    if (t.kind[i] == Kind::runtime && t.corr[i] != kNone) runtime_ts.add(t.corr[i], t.ts[i]);
   launch_ts.assign(n, kNone);
   for (size_t i = 0; i < n; ++i) {
     if (!is_device(t.kind[i]) || t.corr[i] == kNone) continue;
-    auto it = runtime_ts.find(t.corr[i]);
-    if (it != runtime_ts.end()) launch_ts[i] = it->second;
+    if (const int64_t* ts = runtime_ts.find(t.corr[i])) launch_ts[i] = *ts;
   }
   step.assign(n, -1);
   if (!step_events.empty())

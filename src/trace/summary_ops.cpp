@@ -33,12 +33,13 @@ void npu_launch_delays(const TraceData& t, std::vector<double>& out) {
   uint32_t h2d = t.strings.find("HostToDevice"), async = t.strings.find("async_npu");
   uint32_t use = h2d != UINT32_MAX ? h2d : async;
   if (use == UINT32_MAX) return;
+  auto flow_key = [](const Flow& f) { return f.id * 2 + (f.string_id ? 1 : 0); };
   std::unordered_map<uint64_t, int64_t> start;
   for (auto& f : t.flows)
-    if (f.cat == use && f.ph == 's') start.emplace(f.id, f.ts);
+    if (f.cat == use && f.ph == 's') start.emplace(flow_key(f), f.ts);
   for (auto& f : t.flows) {
     if (f.cat != use || f.ph != 'f') continue;
-    auto s = start.find(f.id);
+    auto s = start.find(flow_key(f));
     if (s == start.end()) continue;
     auto range = dev_at.equal_range(key(f.pid, f.tid, f.ts));
     for (auto it = range.first; it != range.second; ++it) {

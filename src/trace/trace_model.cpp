@@ -28,6 +28,38 @@ void TraceData::reserve(size_t n) {
   kind.reserve(n);
 }
 
+void TraceData::append(TraceData&& part) {
+  std::vector<uint32_t> remap(part.strings.size());
+  for (size_t i = 0; i < remap.size(); ++i) remap[i] = strings.intern(part.strings.view(static_cast<uint32_t>(i)));
+  auto ids = [&](std::vector<uint32_t>& to, const std::vector<uint32_t>& from) {
+    for (uint32_t v : from) to.push_back(remap[v]);
+  };
+  ids(name, part.name);
+  ids(cat, part.cat);
+  ids(shape, part.shape);
+  ids(task_type, part.task_type);
+  // String pids/tids are stored as -1 - string id.
+  auto proc = [&](int64_t v) { return v < 0 && v != kNone ? -1 - static_cast<int64_t>(remap[-1 - v]) : v; };
+  for (int64_t v : part.pid) pid.push_back(proc(v));
+  for (int64_t v : part.tid) tid.push_back(proc(v));
+  for (auto col : {std::pair{&ts, &part.ts}, std::pair{&dur, &part.dur}, std::pair{&corr, &part.corr},
+                    std::pair{&ext_id, &part.ext_id}, std::pair{&bytes, &part.bytes}})
+    col.first->insert(col.first->end(), col.second->begin(), col.second->end());
+  for (Flow f : part.flows) {
+    f.cat = remap[f.cat];
+    f.pid = proc(f.pid);
+    f.tid = proc(f.tid);
+    if (f.string_id) f.id = remap[f.id];
+    flows.push_back(f);
+  }
+  for (auto& [p, n] : part.process_names) process_names[proc(p)] = n;
+  for (auto& [p, n] : part.process_labels) process_labels[proc(p)] = n;
+  missing_fields += part.missing_fields;
+  negative_durations += part.negative_durations;
+  unknown_categories += part.unknown_categories;
+  part = TraceData();
+}
+
 namespace {
 // Category names of current Kineto (libkineto ActivityType.cpp) and of the 2021 format.
 Kind kind_of_category(std::string_view c, bool& known) {

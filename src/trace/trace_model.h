@@ -47,7 +47,8 @@ enum class Kind : uint8_t {
 bool is_device(Kind k);
 
 struct Flow {
-  uint64_t id = 0;
+  uint64_t id = 0;  // numeric id, or the interned string id when string_id
+  bool string_id = false;
   int64_t pid = 0, tid = 0, ts = 0;
   uint32_t cat = 0;
   char ph = 0;  // 's' or 'f'
@@ -73,6 +74,9 @@ struct TraceData {
   size_t size() const { return ts.size(); }
   std::string_view name_of(size_t i) const { return strings.view(name[i]); }
   void reserve(size_t n);
+  // Moves `part`'s events, flows and metadata to the end of this trace, re-interning its strings
+  // (used to join the parts of a trace parsed in parallel; call before classify()).
+  void append(TraceData&& part);
   // Assigns `kind` to every event from its category and, for uncategorised NPU events, its
   // process name. Called by readers once all events and metadata events are in.
   void classify();
