@@ -69,7 +69,9 @@ void parse_parts(TraceData& t, const JsonBuffer& b, const EventChunks& chunks) {
 }
 }  // namespace
 
-TraceData read_json_trace(const std::filesystem::path& path) {
+TraceData read_json_trace(const std::filesystem::path& path) { return read_json_trace(path, kChunkBytes); }
+
+TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes) {
   const std::string file = path.string();
   JsonBuffer buf = load_json_buffer(path);
   TraceData t;
@@ -84,7 +86,8 @@ TraceData read_json_trace(const std::filesystem::path& path) {
   t.format = c == '[' ? "torch_npu" : "kineto";
   bool saw_events = false;
   try {
-    EventChunks chunks = split_events(buf.data(), buf.length(), kChunkBytes, file);
+    EventChunks chunks;
+    if (part_bytes > 0) chunks = split_events(buf.data(), buf.length(), part_bytes, file);
     if (chunks.chunked) {
       t.base_time_ns = chunks.base_time_ns;
       t.reserve(buf.length() / 200);  // untouched capacity costs address space, not memory

@@ -11,5 +11,7 @@ namespace banjia::trace {
 // Throws InputError naming the file for unreadable, corrupt, truncated, oversized or empty traces
 // and for JSON that is not a trace.
 TraceData read_json_trace(const std::filesystem::path& path);
+// Same, splitting the event array into parts of about `part_bytes` (0: one whole-document parse).
+TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes);
 
 }  // namespace banjia::trace

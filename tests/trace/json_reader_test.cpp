@@ -78,3 +78,26 @@ TEST(JsonTraceReader, SummaryOfTinyTrace) {
   EXPECT_EQ(s.launch_delay.count, 2u);
   EXPECT_DOUBLE_EQ(s.launch_delay.median_us, 25);
 }
+
+// Parsing in parts (parallel, split at top-level separators) gives exactly the whole-document result.
+TEST(JsonTraceReader, PartsEqualWholeDocument) {
+  fs::path p = fs::path(BANJIA_SOURCE_DIR) / "../shared/fixtures/gpu-h200/traces/resnet50_fp32.json.gz";
+  if (!fs::exists(p)) GTEST_SKIP() << "shared fixtures not found";
+  TraceData whole = read_json_trace(p, 0), parts = read_json_trace(p, 64 * 1024);
+  ASSERT_EQ(whole.size(), parts.size());
+  ASSERT_GT(whole.size(), 10000u);
+  EXPECT_EQ(whole.ts, parts.ts);
+  EXPECT_EQ(whole.dur, parts.dur);
+  EXPECT_EQ(whole.corr, parts.corr);
+  EXPECT_EQ(whole.flows.size(), parts.flows.size());
+  EXPECT_EQ(whole.process_labels, parts.process_labels);
+  for (size_t i = 0; i < whole.size(); i += 97) {
+    EXPECT_EQ(whole.name_of(i), parts.name_of(i));
+    EXPECT_EQ(whole.strings.view(whole.shape[i]), parts.strings.view(parts.shape[i]));
+    EXPECT_EQ(whole.kind[i], parts.kind[i]);
+    EXPECT_EQ(whole.pid[i] < 0, parts.pid[i] < 0);
+  }
+  Summary a = summarize(whole), b = summarize(parts);
+  EXPECT_EQ(a.kernel_count, b.kernel_count);
+  EXPECT_DOUBLE_EQ(a.overall.breakdown.compute_us, b.overall.breakdown.compute_us);
+}
