@@ -38,8 +38,9 @@ void TraceData::append(TraceData&& part) {
   ids(cat, part.cat);
   ids(shape, part.shape);
   ids(task_type, part.task_type);
-  // String pids/tids are stored as -1 - string id.
-  auto proc = [&](int64_t v) { return v < 0 && v != kNone ? -1 - static_cast<int64_t>(remap[-1 - v]) : v; };
+  auto proc = [&](int64_t v) {
+    return v <= kStringPidBase && v != kNone ? kStringPidBase - static_cast<int64_t>(remap[kStringPidBase - v]) : v;
+  };
   for (int64_t v : part.pid) pid.push_back(proc(v));
   for (int64_t v : part.tid) tid.push_back(proc(v));
   for (auto col : {std::pair{&ts, &part.ts}, std::pair{&dur, &part.dur}, std::pair{&corr, &part.corr},

@@ -55,6 +55,9 @@ struct Flow {
 };
 
 constexpr int64_t kNone = INT64_MIN;
+// String pids/tids ("Spans", "CPU functions") are stored as kStringPidBase - string id; numeric pids,
+// even negative ones seen in real traces, stay above it.
+constexpr int64_t kStringPidBase = -(int64_t{1} << 62);
 
 struct TraceData {
   std::string file;

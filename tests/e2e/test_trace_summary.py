@@ -66,6 +66,8 @@ def test_step_breakdown_matches_independent_computation(run, fixtures, name):
     "kineto/hta/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz",
     "kineto/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz",
     "gpu-h200/traces/resnet50_bf16_channels_last.json.gz",
+    "kineto/hta/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
+    "kineto/hta/trace_diff/control/control.json.gz",  # 35 MB: parsed in parts on several cores
 ])
 def test_kernel_statistics_and_launch_delay(run, fixtures, path):
     events = oracle.load(fixtures / path)

@@ -3,6 +3,7 @@
 Written directly from the definitions in docs/trace.md (HTA's temporal breakdown; a step owns the
 device work its host launched), with plain Python and the json module; shares no code with banjia.
 """
+import decimal
 import gzip
 import json
 import statistics
@@ -15,17 +16,14 @@ SYNC_NAMES = {"cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchr
 def load(path):
     opener = gzip.open if str(path).endswith(".gz") else open
     with opener(path, "rt") as f:
-        doc = json.load(f)
+        doc = json.load(f, parse_float=decimal.Decimal)  # exact decimal timestamps, as written
     return doc["traceEvents"] if isinstance(doc, dict) else doc
 
 
 def ns(v):
-    """µs value (number or string) -> integer ns, exactly as written (3 decimals)."""
-    s = v if isinstance(v, str) else repr(v)
-    s = s.strip().strip('"').strip()
-    whole, _, frac = s.partition(".")
-    frac = (frac + "000")[:3]
-    return int(whole) * 1000 + int(frac)
+    """µs value (number, Decimal or string) -> integer ns, rounded half-up past the 3rd decimal."""
+    d = decimal.Decimal(v.strip().strip('"').strip()) if isinstance(v, str) else decimal.Decimal(v)
+    return int((d * 1000).quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_UP))
 
 
 def union(intervals):
