@@ -69,7 +69,8 @@ struct Walker {
       auto status = e.status(sec);
       if (sec) {
         // A dangling symlink or permission problem on a single entry.
-        if (is_link) out.problems.push_back({child_display, "broken symlink"});
+        // Only a broken link to a file we would have read is worth a word.
+        if (is_link && (!opt.keep || opt.keep(e.path()))) out.problems.push_back({child_display, "broken symlink"});
         continue;
       }
       if (fs::is_directory(status)) {

@@ -1,5 +1,7 @@
 #include "scan/rule_catalog.h"
 
+#include <algorithm>
+
 #include <toml++/toml.h>
 
 #include "common/embedded_data.h"
@@ -74,6 +76,7 @@ Rule parse_rule(const toml::table& t, const std::string& file, size_t index) {
   if (auto c = (*m)["call"].value<bool>()) r.call = *c;
   r.names = string_list(*m, "names", where);
   r.prefix = (*m)["prefix"].value_or(false);
+  r.exact_only = (*m)["exact_only"].value_or(false);
   r.modules = string_list(*m, "modules", where);
   r.position = (*m)["position"].value_or(std::string());
   r.keyword = (*m)["keyword"].value_or(std::string());
@@ -142,11 +145,20 @@ void RuleCatalog::add_toml(std::string_view text, const std::string& file) {
 void RuleCatalog::index() {
   qualified_exact_.clear();
   qualified_prefix_.clear();
+  qualified_exact_only_.clear();
   import_modules_.clear();
+  qualified_roots_.clear();
   for (size_t i = 0; i < rules_.size(); ++i) {
     const Rule& r = rules_[i];
+    if (r.match == MatchKind::qualified || r.match == MatchKind::keyword_arg || r.match == MatchKind::loop_call)
+      for (const auto& n : r.names) {
+        std::string root = n.substr(0, n.find('.'));
+        if (std::find(qualified_roots_.begin(), qualified_roots_.end(), root) == qualified_roots_.end())
+          qualified_roots_.push_back(root);
+      }
     if (r.match == MatchKind::qualified)
-      for (const auto& n : r.names) (r.prefix ? qualified_prefix_ : qualified_exact_)[n] = i;
+      for (const auto& n : r.names)
+        (r.prefix ? qualified_prefix_ : r.exact_only ? qualified_exact_only_ : qualified_exact_)[n] = i;
     if (r.match == MatchKind::import_module)
       for (const auto& m : r.modules) import_modules_[m] = i;
   }
@@ -168,17 +180,24 @@ const Rule* RuleCatalog::find(std::string_view id) const {
 }
 
 const Rule* RuleCatalog::match_qualified(std::string_view q) const {
-  // Exact names first (they are the most specific), then the longest prefix on a dot boundary.
-  if (auto it = qualified_exact_.find(std::string(q)); it != qualified_exact_.end()) return &rules_[it->second];
-  std::string_view cur = q;
+  // The longest matching name wins: walk from the whole chain to shorter parents on dot boundaries.
+  // A parent matched by an exact name covers attribute chains on it (torch.cuda.Stream.wait_stream
+  // is a use of torch.cuda.Stream); prefix rules cover everything below their name.
+  std::string cur(q);
+  if (auto it = qualified_exact_only_.find(cur); it != qualified_exact_only_.end()) return &rules_[it->second];
   for (;;) {
-    if (auto it = qualified_prefix_.find(std::string(cur)); it != qualified_prefix_.end()) return &rules_[it->second];
+    if (auto it = qualified_exact_.find(cur); it != qualified_exact_.end()) return &rules_[it->second];
+    if (auto it = qualified_prefix_.find(cur); it != qualified_prefix_.end()) return &rules_[it->second];
     size_t dot = cur.rfind('.');
-    if (dot == std::string_view::npos) return nullptr;
-    cur = cur.substr(0, dot);
-    // A shorter exact name does not cover longer chains: `torch.cuda.synchronize.x` is not a call
-    // of synchronize. Only prefix rules apply to parents.
+    if (dot == std::string::npos) return nullptr;
+    cur.resize(dot);
   }
+}
+
+bool RuleCatalog::has_qualified_root(std::string_view first) const {
+  for (const auto& r : qualified_roots_)
+    if (r == first) return true;
+  return false;
 }
 
 const Rule* RuleCatalog::match_import(std::string_view module) const {

@@ -59,6 +59,7 @@ struct Rule {
   std::optional<bool> call;             // attribute: must (not) be called
   std::vector<std::string> names;       // qualified, keyword_arg, loop_call, loop_method
   bool prefix = false;                  // qualified: names are prefixes
+  bool exact_only = false;              // qualified: only the name itself, not attribute chains on it
   std::vector<std::string> modules;     // import_module
   std::string position;                 // backend_string
   std::string keyword;                  // keyword_arg
@@ -89,6 +90,8 @@ class RuleCatalog {
 
   // The qualified rule with the longest name matching `qualified` (exact, or prefix for prefix rules).
   const Rule* match_qualified(std::string_view qualified) const;
+  // Cheap pre-check (no allocation): can any qualified rule match a name with this first component?
+  bool has_qualified_root(std::string_view first_component) const;
   // The import rule whose module is `module` or a parent of it.
   const Rule* match_import(std::string_view module) const;
   // First rule of a kind (for kinds that have one rule per variant, e.g. backend position).
@@ -100,7 +103,9 @@ class RuleCatalog {
   std::unordered_map<std::string, size_t> by_id_;
   std::unordered_map<std::string, size_t> qualified_exact_;
   std::unordered_map<std::string, size_t> qualified_prefix_;
+  std::unordered_map<std::string, size_t> qualified_exact_only_;
   std::unordered_map<std::string, size_t> import_modules_;
+  std::vector<std::string> qualified_roots_;
 };
 
 std::string_view to_string(MatchKind k);

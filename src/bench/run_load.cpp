@@ -1,0 +1,30 @@
+// Dispatch by content, and the unit table shared by the CSV and JSON readers.
+#include <filesystem>
+
+#include "bench/run.h"
+#include "common/errors.h"
+#include "common/file_io.h"
+
+namespace banjia::bench {
+
+std::optional<double> ms_per_unit(std::string_view u) {
+  if (u == "ms" || u == "msec") return 1.0;
+  if (u == "us" || u == "usec") return 1e-3;
+  if (u == "s" || u == "sec") return 1e3;
+  return std::nullopt;
+}
+
+Run load_run(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(file, "is a directory, expected a .json or .csv file");
+  std::string text = read_file(path);
+  size_t first = text.find_first_not_of(" \t\r\n");
+  if (text.starts_with("\xEF\xBB\xBF")) first = text.find_first_not_of(" \t\r\n", 3);
+  if (first == std::string::npos) throw InputError(file, "empty file");
+  Run run = text[first] == '{' || text[first] == '[' ? parse_json_run(text, file) : parse_csv_run(text, file);
+  if (run.label.empty()) run.label = path.stem().string();
+  return run;
+}
+
+}  // namespace banjia::bench

@@ -1,0 +1,19 @@
+// `banjia env doctor`: checks a CANN / torch_npu installation the way torch_npu does at import time
+// (ASCEND_HOME_PATH, ASCEND_OPP_PATH, runtime/ and compiler/), reads the CANN version from the
+// ascend_*_install.info file, asks the Python interpreter on PATH for python/torch/torch_npu versions,
+// and checks the process environment.
+#pragma once
+#include <map>
+#include <string>
+
+#include "common/report.h"
+
+namespace banjia::env {
+
+struct DoctorOptions {
+  double python_timeout_s = 60;
+};
+
+Report run_doctor(const DoctorOptions& options);
+
+}  // namespace banjia::env

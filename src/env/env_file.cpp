@@ -1,0 +1,321 @@
+#include "env/env_file.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "common/utf8.h"
+
+namespace banjia::env {
+
+EnvFileKind detect_env_file_kind(std::string_view path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  std::string lower = name;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (lower == "dockerfile" || lower == "containerfile" || lower.starts_with("dockerfile.") ||
+      lower.ends_with(".dockerfile") || lower.ends_with(".containerfile"))
+    return EnvFileKind::dockerfile;
+  if (lower == ".env" || lower.ends_with(".env") || lower.starts_with(".env.")) return EnvFileKind::dotenv;
+  return EnvFileKind::shell;
+}
+
+std::string_view to_string(EnvFileKind k) {
+  switch (k) {
+    case EnvFileKind::shell: return "shell";
+    case EnvFileKind::dotenv: return "dotenv";
+    case EnvFileKind::dockerfile: return "dockerfile";
+  }
+  return "shell";
+}
+
+LineIndex::LineIndex(std::string_view text) : text_(text) {
+  starts_.push_back(0);
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n') starts_.push_back(i + 1);
+}
+
+std::pair<int, int> LineIndex::locate(size_t offset) const {
+  offset = std::min(offset, text_.size());
+  auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
+  size_t line = static_cast<size_t>(it - starts_.begin());
+  size_t start = starts_[line - 1];
+  int col = static_cast<int>(utf8_count_code_points(text_.substr(start, offset - start))) + 1;
+  return {static_cast<int>(line), col};
+}
+
+namespace {
+
+const std::vector<std::string_view> kKeywords = {"if", "then", "else", "elif", "fi", "do", "done", "while",
+                                                 "until", "{", "}", "!", "time", "[[", "]]"};
+
+bool is_keyword(const ShellWord& w) {
+  return !w.quoted && std::find(kKeywords.begin(), kKeywords.end(), w.value) != kKeywords.end();
+}
+
+bool is_assignment_word(const ShellWord& w) { return w.eq != std::string::npos; }
+
+class Interpreter {
+ public:
+  Interpreter(std::string_view text, ParsedEnvFile& out) : text_(text), out_(out) {}
+
+  void add_lex(ShellLexResult lex, AssignKind plain_kind) {
+    for (auto& r : lex.references) out_.references.push_back(std::move(r));
+    for (auto& p : lex.problems) out_.problems.push_back({p.offset, 0, 0, p.message});
+    for (const auto& c : lex.commands) command(c.words, plain_kind);
+  }
+
+  void assignment(const ShellWord& w, AssignKind kind) {
+    Assignment a;
+    a.name = w.value.substr(0, w.name_len);
+    size_t skip = w.name_len + (w.append ? 2 : 1);
+    a.value = w.value.size() >= skip ? w.value.substr(skip) : std::string();
+    a.has_value = true;
+    a.unresolved = w.has_expansion || w.append;
+    a.kind = kind;
+    a.scoped = kind == AssignKind::prefix;
+    a.name_begin = w.begin;
+    a.name_end = w.begin + w.name_len;
+    a.value_begin = w.eq + 1;
+    a.value_end = w.end;
+    out_.assignments.push_back(std::move(a));
+  }
+
+  void name_only(const ShellWord& w, AssignKind kind) {
+    Assignment a;
+    a.name = w.value;
+    a.kind = kind;
+    a.name_begin = w.begin;
+    a.name_end = w.end;
+    a.value_begin = a.value_end = w.end;
+    out_.assignments.push_back(std::move(a));
+  }
+
+  void problem(const ShellWord& w, std::string message) { out_.problems.push_back({w.begin, 0, 0, std::move(message)}); }
+
+  // NAME=VALUE / NAME arguments of export, declare, typeset, local, readonly, unset.
+  void arguments(const std::vector<ShellWord>& words, size_t i, std::string_view cmd) {
+    bool exported = cmd == "export";
+    bool unset = cmd == "unset";
+    for (; i < words.size(); ++i) {
+      const auto& w = words[i];
+      if (!w.quoted && (w.value.starts_with('-') || w.value.starts_with('+')) && !w.has_expansion) {
+        if (w.value == "--") continue;
+        bool minus = w.value[0] == '-';
+        for (char f : w.value.substr(1)) {
+          if (f == 'f' || (!unset && (f == 'a' || f == 'A'))) return;  // functions / arrays: not environment
+          if (f == 'x') exported = minus;
+          if (f == 'n' && cmd == "export") exported = false;
+        }
+        continue;
+      }
+      if (is_assignment_word(w)) {
+        if (unset) problem(w, "unset argument is not a variable name");
+        else assignment(w, exported ? AssignKind::exported : AssignKind::plain);
+      } else if (!w.quoted && !w.has_expansion && is_shell_identifier(w.value)) {
+        if (unset) name_only(w, AssignKind::unset);
+        else if (exported) name_only(w, AssignKind::export_only);
+      } else {
+        problem(w, std::string(cmd) + " argument '" + w.value + "' is not a literal NAME or NAME=VALUE; not checked");
+      }
+    }
+  }
+
+  void command(const std::vector<ShellWord>& words, AssignKind plain_kind) {
+    size_t i = 0;
+    while (i < words.size() && is_keyword(words[i])) ++i;
+    if (i == words.size()) return;
+    const auto& first = words[i];
+    if (!first.quoted && (first.value == "for" || first.value == "case" || first.value == "select" ||
+                          first.value == "function" || first.value == "in"))
+      return;
+    size_t a = i;
+    while (a < words.size() && is_assignment_word(words[a])) ++a;
+    AssignKind kind = a == words.size() ? plain_kind : AssignKind::prefix;
+    for (size_t k = i; k < a; ++k) assignment(words[k], kind);
+    if (a == words.size() || words[a].quoted || words[a].has_expansion) return;
+    std::string_view cmd = words[a].value;
+    if (cmd == "export" || cmd == "declare" || cmd == "typeset" || cmd == "local" || cmd == "readonly" ||
+        cmd == "unset") {
+      arguments(words, a + 1, cmd);
+    } else if (cmd == "env") {
+      size_t k = a + 1;
+      while (k < words.size() && !words[k].quoted && words[k].value.starts_with('-')) {
+        if (words[k].value == "-u" || words[k].value == "--unset") ++k;
+        ++k;
+      }
+      for (; k < words.size() && is_assignment_word(words[k]); ++k) assignment(words[k], AssignKind::prefix);
+    }
+  }
+
+ private:
+  std::string_view text_;
+  ParsedEnvFile& out_;
+};
+
+void collect_directives(std::string_view text, ParsedEnvFile& out) {
+  constexpr std::string_view kTag = "banjia-env:";
+  for (size_t pos = text.find(kTag); pos != std::string_view::npos; pos = text.find(kTag, pos + 1)) {
+    size_t line_start = text.rfind('\n', pos);
+    line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+    std::string_view before = text.substr(line_start, pos - line_start);
+    size_t hash = before.find_first_not_of(" \t");
+    if (hash == std::string_view::npos || before[hash] != '#') continue;
+    size_t eol = text.find('\n', pos);
+    std::string_view rest = text.substr(pos + kTag.size(), (eol == std::string_view::npos ? text.size() : eol) - pos - kTag.size());
+    size_t b = rest.find_first_not_of(" \t"), e = rest.find_last_not_of(" \t\r");
+    if (b != std::string_view::npos) out.directives.emplace_back(rest.substr(b, e - b + 1));
+  }
+}
+
+// .env files: one KEY=VALUE per line (optionally "export "), value either quoted or the rest of the line
+// up to an unquoted " #" comment. Values are never word-split.
+void parse_dotenv(std::string_view text, ParsedEnvFile& out) {
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    size_t b = text.find_first_not_of(" \t\r", pos);
+    if (b == std::string_view::npos || b >= eol || text[b] == '#') { pos = eol + 1; continue; }
+    if (text.substr(b, 7) == "export " || text.substr(b, 7) == "export\t") b = text.find_first_not_of(" \t", b + 7);
+    size_t eq = text.find('=', b);
+    Assignment a;
+    if (eq == std::string_view::npos || eq > eol) {
+      out.problems.push_back({b, 0, 0, "line is not NAME=VALUE"});
+      pos = eol + 1;
+      continue;
+    }
+    size_t name_end = eq;
+    while (name_end > b && (text[name_end - 1] == ' ' || text[name_end - 1] == '\t')) --name_end;
+    a.name = std::string(text.substr(b, name_end - b));
+    if (!is_shell_identifier(a.name)) {
+      out.problems.push_back({b, 0, 0, "'" + a.name + "' is not a valid variable name"});
+      pos = eol + 1;
+      continue;
+    }
+    a.name_begin = b;
+    a.name_end = name_end;
+    a.kind = AssignKind::exported;
+    a.has_value = true;
+    size_t v = text.find_first_not_of(" \t", eq + 1);
+    if (v == std::string_view::npos || v > eol) v = eol;
+    a.value_begin = v;
+    char q = v < text.size() ? text[v] : '\0';
+    if (q == '"' || q == '\'') {
+      size_t k = v + 1;
+      std::string value;
+      while (k < text.size() && text[k] != q) {
+        if (q == '"' && text[k] == '\\' && k + 1 < text.size()) {
+          char e = text[k + 1];
+          value.push_back(e == 'n' ? '\n' : e);
+          k += 2;
+          continue;
+        }
+        value.push_back(text[k++]);
+      }
+      if (k >= text.size()) {
+        out.problems.push_back({v, 0, 0, std::string("unterminated ") + (q == '"' ? "double" : "single") + " quote"});
+        return;
+      }
+      a.value = value;
+      a.value_end = k + 1;
+      a.unresolved = q == '"' && value.find('$') != std::string::npos;
+      eol = text.find('\n', k);
+      if (eol == std::string_view::npos) eol = text.size();
+    } else {
+      size_t end = eol;
+      size_t hash = text.find(" #", v);
+      if (hash != std::string_view::npos && hash < end) end = hash;
+      while (end > v && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\r')) --end;
+      a.value = std::string(text.substr(v, end - v));
+      a.value_end = end;
+      a.unresolved = a.value.find('$') != std::string::npos;
+    }
+    out.assignments.push_back(std::move(a));
+    pos = eol + 1;
+  }
+}
+
+// Dockerfile: instructions joined over backslash continuations; ENV (both forms) gives assignments,
+// shell-form RUN bodies are parsed as shell.
+void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& interp) {
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t b = text.find_first_not_of(" \t\r\n", pos);
+    if (b == std::string_view::npos) break;
+    if (text[b] == '#') { pos = text.find('\n', b); if (pos == std::string_view::npos) break; continue; }
+    // End of the instruction: the first newline not preceded by a continuation backslash.
+    size_t end = b;
+    while (true) {
+      size_t eol = text.find('\n', end);
+      if (eol == std::string_view::npos) { end = text.size(); break; }
+      size_t last = eol;
+      while (last > b && (text[last - 1] == ' ' || text[last - 1] == '\t' || text[last - 1] == '\r')) --last;
+      if (last > b && text[last - 1] == '\\') { end = eol + 1; continue; }
+      end = eol;
+      break;
+    }
+    size_t kw_end = b;
+    while (kw_end < end && text[kw_end] != ' ' && text[kw_end] != '\t' && text[kw_end] != '\n') ++kw_end;
+    std::string kw(text.substr(b, kw_end - b));
+    std::transform(kw.begin(), kw.end(), kw.begin(), [](unsigned char c) { return std::toupper(c); });
+    if (kw == "ENV") {
+      ShellLexResult lex = lex_shell(text, kw_end, end);
+      for (auto& r : lex.references) out.references.push_back(r);
+      for (auto& p : lex.problems) out.problems.push_back({p.offset, 0, 0, p.message});
+      std::vector<ShellWord> words;
+      for (auto& c : lex.commands)
+        for (auto& w : c.words) words.push_back(std::move(w));
+      if (!words.empty() && words[0].eq != std::string::npos) {
+        for (const auto& w : words) {
+          if (w.eq != std::string::npos) interp.assignment(w, AssignKind::exported);
+          else interp.problem(w, "ENV argument '" + w.value + "' is not NAME=VALUE");
+        }
+      } else if (words.size() >= 2 && is_shell_identifier(words[0].value) && !words[0].quoted) {
+        Assignment a;  // legacy form: ENV NAME value with spaces
+        a.name = words[0].value;
+        a.name_begin = words[0].begin;
+        a.name_end = words[0].end;
+        a.kind = AssignKind::exported;
+        a.has_value = true;
+        a.value_begin = words[1].begin;
+        a.value_end = words.back().end;
+        for (size_t k = 1; k < words.size(); ++k) {
+          if (k > 1) a.value += ' ';
+          a.value += words[k].value;
+          a.unresolved = a.unresolved || words[k].has_expansion;
+        }
+        out.assignments.push_back(std::move(a));
+      } else if (!words.empty() || lex.problems.empty()) {
+        out.problems.push_back({b, 0, 0, "ENV instruction without NAME=VALUE or NAME VALUE"});
+      }
+    } else if (kw == "RUN") {
+      size_t body = text.find_first_not_of(" \t", kw_end);
+      if (body != std::string_view::npos && body < end && text[body] != '[') {  // exec form has no shell
+        size_t first = out.assignments.size();
+        interp.add_lex(lex_shell(text, body, end), AssignKind::plain);
+        for (size_t k = first; k < out.assignments.size(); ++k) out.assignments[k].scoped = true;
+      }
+    }
+    pos = end;
+  }
+}
+
+}  // namespace
+
+ParsedEnvFile parse_env_file(std::string_view text, EnvFileKind kind) {
+  ParsedEnvFile out;
+  Interpreter interp(text, out);
+  switch (kind) {
+    case EnvFileKind::shell: interp.add_lex(lex_shell(text), AssignKind::plain); break;
+    case EnvFileKind::dotenv: parse_dotenv(text, out); break;
+    case EnvFileKind::dockerfile: parse_dockerfile(text, out, interp); break;
+  }
+  collect_directives(text, out);
+  LineIndex index(text);
+  for (auto& a : out.assignments) std::tie(a.line, a.column) = index.locate(a.name_begin);
+  for (auto& p : out.problems) std::tie(p.line, p.column) = index.locate(p.offset);
+  std::stable_sort(out.assignments.begin(), out.assignments.end(),
+                   [](const Assignment& x, const Assignment& y) { return x.name_begin < y.name_begin; });
+  return out;
+}
+
+}  // namespace banjia::env

@@ -1,0 +1,342 @@
+#include "env/shell_lexer.h"
+
+#include <optional>
+
+namespace banjia::env {
+
+bool is_shell_identifier(std::string_view s) {
+  if (s.empty()) return false;
+  auto head = [](char c) { return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
+  if (!head(s[0])) return false;
+  for (char c : s)
+    if (!head(c) && !(c >= '0' && c <= '9')) return false;
+  return true;
+}
+
+namespace {
+
+bool ident_char(char c) {
+  return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+class Lexer {
+ public:
+  Lexer(std::string_view text, size_t begin, size_t end) : s_(text), i_(begin), n_(std::min(end, text.size())) {}
+
+  ShellLexResult run() {
+    while (i_ < n_ && !stopped_) step();
+    end_word();
+    end_command();
+    if (!stopped_ && !heredocs_.empty()) read_heredocs();
+    return std::move(out_);
+  }
+
+ private:
+  std::string_view s_;
+  size_t i_, n_;
+  ShellLexResult out_;
+  ShellCommand cmd_;
+  std::optional<ShellWord> w_;
+  bool literal_so_far_ = true;  // the current word is unquoted plain text so far (candidate NAME=)
+  bool skip_next_word_ = false; // next word is a redirection target
+  bool stopped_ = false;
+  struct Heredoc { std::string delim; bool strip_tabs; size_t at; };
+  std::vector<Heredoc> heredocs_;
+
+  char at(size_t k) const { return k < n_ ? s_[k] : '\0'; }
+
+  void problem(size_t offset, std::string message) {
+    out_.problems.push_back({offset, std::move(message)});
+    stopped_ = true;
+    i_ = n_;
+  }
+
+  void start_word() {
+    if (!w_) {
+      w_ = ShellWord{};
+      w_->begin = i_;
+      literal_so_far_ = true;
+    }
+  }
+  void not_literal() { literal_so_far_ = false; }
+
+  void end_word() {
+    if (!w_) return;
+    w_->end = i_;
+    if (skip_next_word_) skip_next_word_ = false;
+    else cmd_.words.push_back(std::move(*w_));
+    w_.reset();
+  }
+  void end_command() {
+    end_word();
+    skip_next_word_ = false;
+    if (!cmd_.words.empty()) out_.commands.push_back(std::move(cmd_));
+    cmd_ = {};
+  }
+
+  // References inside raw expansion text: every $NAME and ${NAME (nested ones included).
+  void scan_references(size_t from, size_t to) {
+    for (size_t k = from; k < to; ++k) {
+      if (s_[k] == '\'' ) {  // single-quoted text inside $(...) is not expanded
+        size_t close = s_.find('\'', k + 1);
+        if (close == std::string_view::npos || close >= to) return;
+        k = close;
+        continue;
+      }
+      if (s_[k] != '$') continue;
+      size_t p = k + 1;
+      if (p < to && s_[p] == '{') ++p;
+      if (p < to && (s_[p] == '#' || s_[p] == '!') && p + 1 < to && ident_char(s_[p + 1])) ++p;
+      size_t q = p;
+      if (q < to && !(s_[q] >= '0' && s_[q] <= '9'))
+        while (q < to && ident_char(s_[q])) ++q;
+      if (q > p) out_.references.push_back({std::string(s_.substr(p, q - p)), p, q});
+    }
+  }
+
+  // Finds the end of a balanced construct starting after `open_len` chars at i_; returns npos when
+  // unterminated. Quotes inside are skipped so that ')' in a string does not close it.
+  size_t balanced_end(char open, char close, size_t from) {
+    int depth = 1;
+    for (size_t k = from; k < n_; ++k) {
+      char c = s_[k];
+      if (c == '\\') { ++k; continue; }
+      if (c == '\'') {
+        size_t q = s_.find('\'', k + 1);
+        if (q == std::string_view::npos || q >= n_) return std::string_view::npos;
+        k = q;
+      } else if (c == '"') {
+        size_t q = k + 1;
+        while (q < n_ && s_[q] != '"') q += (s_[q] == '\\') ? 2 : 1;
+        if (q >= n_) return std::string_view::npos;
+        k = q;
+      } else if (c == open) {
+        ++depth;
+      } else if (c == close && --depth == 0) {
+        return k;
+      }
+    }
+    return std::string_view::npos;
+  }
+
+  void dollar() {
+    char c = at(i_ + 1);
+    size_t start = i_;
+    if (c == '(' || c == '{') {
+      char close = c == '(' ? ')' : '}';
+      size_t e = balanced_end(c, close, i_ + 2);
+      if (e == std::string_view::npos) {
+        problem(start, c == '(' ? "unterminated $( command substitution" : "unterminated ${ parameter expansion");
+        return;
+      }
+      w_->value.append(s_.substr(start, e + 1 - start));
+      w_->has_expansion = true;
+      scan_references(start, e + 1);
+      i_ = e + 1;
+    } else if (c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) {
+      size_t q = i_ + 1;
+      while (q < n_ && ident_char(s_[q])) ++q;
+      out_.references.push_back({std::string(s_.substr(i_ + 1, q - i_ - 1)), i_ + 1, q});
+      w_->value.append(s_.substr(start, q - start));
+      w_->has_expansion = true;
+      i_ = q;
+    } else if (c != '\0' && std::string_view("@*#?$!-0123456789").find(c) != std::string_view::npos) {
+      w_->value.append(s_.substr(start, 2));
+      w_->has_expansion = true;
+      i_ += 2;
+    } else {
+      w_->value.push_back('$');
+      ++i_;
+    }
+    not_literal();
+  }
+
+  void backtick() {
+    size_t k = i_ + 1;
+    while (k < n_ && s_[k] != '`') k += (s_[k] == '\\') ? 2 : 1;
+    if (k >= n_) {
+      problem(i_, "unterminated ` command substitution");
+      return;
+    }
+    w_->value.append(s_.substr(i_, k + 1 - i_));
+    w_->has_expansion = true;
+    scan_references(i_, k + 1);
+    i_ = k + 1;
+    not_literal();
+  }
+
+  void double_quoted() {
+    size_t start = i_++;
+    w_->quoted = true;
+    not_literal();
+    while (i_ < n_ && !stopped_) {
+      char c = s_[i_];
+      if (c == '"') { ++i_; return; }
+      if (c == '\\' && std::string_view("$`\"\\\n").find(at(i_ + 1)) != std::string_view::npos && i_ + 1 < n_) {
+        if (s_[i_ + 1] != '\n') w_->value.push_back(s_[i_ + 1]);
+        i_ += 2;
+      } else if (c == '$') {
+        dollar();
+      } else if (c == '`') {
+        backtick();
+      } else {
+        w_->value.push_back(c);
+        ++i_;
+      }
+    }
+    if (!stopped_) problem(start, "unterminated double quote");
+  }
+
+  // Reads the delimiter word after << (quotes removed).
+  void heredoc_operator() {
+    i_ += 2;
+    bool strip = false;
+    if (at(i_) == '-') { strip = true; ++i_; }
+    while (at(i_) == ' ' || at(i_) == '\t') ++i_;
+    std::string delim;
+    while (i_ < n_) {
+      char c = s_[i_];
+      if (c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '<' || c == '>' ||
+          c == '(' || c == ')')
+        break;
+      if (c == '\'' || c == '"') {
+        size_t q = s_.find(c, i_ + 1);
+        if (q == std::string_view::npos || q >= n_) { problem(i_, "unterminated quote in here-document delimiter"); return; }
+        delim.append(s_.substr(i_ + 1, q - i_ - 1));
+        i_ = q + 1;
+        continue;
+      }
+      if (c == '\\') { ++i_; if (i_ < n_) delim.push_back(s_[i_]); ++i_; continue; }
+      delim.push_back(c);
+      ++i_;
+    }
+    if (delim.empty()) { problem(i_, "here-document operator without a delimiter"); return; }
+    heredocs_.push_back({delim, strip, i_});
+  }
+
+  void read_heredocs() {
+    for (const auto& h : heredocs_) {
+      bool found = false;
+      while (i_ < n_) {
+        size_t eol = s_.find('\n', i_);
+        if (eol == std::string_view::npos || eol > n_) eol = n_;
+        std::string_view line = s_.substr(i_, eol - i_);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (h.strip_tabs)
+          while (!line.empty() && line.front() == '\t') line.remove_prefix(1);
+        i_ = eol < n_ ? eol + 1 : n_;
+        if (line == h.delim) { found = true; break; }
+      }
+      if (!found) { problem(h.at, "here-document delimited by '" + h.delim + "' is not terminated"); return; }
+    }
+    heredocs_.clear();
+  }
+
+  void step() {
+    char c = s_[i_];
+    switch (c) {
+      case '\\':
+        if (at(i_ + 1) == '\n') { i_ += 2; return; }
+        if (at(i_ + 1) == '\r' && at(i_ + 2) == '\n') { i_ += 3; return; }
+        start_word();
+        w_->quoted = true;
+        not_literal();
+        if (i_ + 1 < n_) w_->value.push_back(s_[i_ + 1]);
+        i_ += 2;
+        return;
+      case ' ': case '\t': case '\r':
+        end_word();
+        ++i_;
+        return;
+      case '\n':
+        end_command();
+        ++i_;
+        if (!heredocs_.empty()) read_heredocs();
+        return;
+      case '#':
+        if (!w_) {
+          while (i_ < n_ && s_[i_] != '\n') ++i_;
+          return;
+        }
+        break;
+      case '\'': {
+        start_word();
+        w_->quoted = true;
+        not_literal();
+        size_t q = s_.find('\'', i_ + 1);
+        if (q == std::string_view::npos || q >= n_) { problem(i_, "unterminated single quote"); return; }
+        w_->value.append(s_.substr(i_ + 1, q - i_ - 1));
+        i_ = q + 1;
+        return;
+      }
+      case '"':
+        start_word();
+        double_quoted();
+        return;
+      case '$':
+        start_word();
+        dollar();
+        return;
+      case '`':
+        start_word();
+        backtick();
+        return;
+      case '(':
+        if (w_ && w_->eq != std::string::npos && w_->eq + 1 == i_) {  // NAME=( array )
+          size_t e = balanced_end('(', ')', i_ + 1);
+          if (e == std::string_view::npos) { problem(i_, "unterminated array assignment"); return; }
+          w_->value.append(s_.substr(i_, e + 1 - i_));
+          w_->has_expansion = true;
+          i_ = e + 1;
+          return;
+        }
+        [[fallthrough]];
+      case ';': case '&': case '|': case ')':
+        end_command();
+        ++i_;
+        return;
+      case '<': case '>': {
+        if (w_ && w_->end == 0 && literal_so_far_ && !w_->value.empty() &&
+            w_->value.find_first_not_of("0123456789") == std::string::npos) {
+          w_.reset();  // an fd number such as the 2 in 2>&1
+        } else {
+          end_word();
+        }
+        if (c == '<' && at(i_ + 1) == '<' && at(i_ + 2) == '<') {
+          i_ += 3;
+        } else if (c == '<' && at(i_ + 1) == '<') {
+          heredoc_operator();
+          return;
+        } else {
+          ++i_;
+          if (at(i_) == '>' || at(i_) == '&' || at(i_) == '|') ++i_;
+        }
+        skip_next_word_ = true;
+        return;
+      }
+      default:
+        break;
+    }
+    start_word();
+    if (c == '=' && w_->eq == std::string::npos && literal_so_far_) {
+      std::string_view name = w_->value;
+      bool append = !name.empty() && name.back() == '+';
+      if (append) name.remove_suffix(1);
+      if (is_shell_identifier(name)) {
+        w_->eq = i_;
+        w_->name_len = name.size();
+        w_->append = append;
+      }
+    }
+    w_->value.push_back(c);
+    ++i_;
+  }
+};
+
+}  // namespace
+
+ShellLexResult lex_shell(std::string_view text, size_t begin, size_t end) {
+  return Lexer(text, begin, end).run();
+}
+
+}  // namespace banjia::env

@@ -1,0 +1,161 @@
+#include "env/translate.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "env/alloc_conf.h"
+#include "env/env_finding.h"
+#include "env/knowledge_base.h"
+
+namespace banjia {
+namespace {
+
+using env::knowledge_base;
+
+class Translator {
+ public:
+  Translator(std::string_view text, std::vector<ShellEdit>& edits, std::vector<Finding>* notes)
+      : text_(text), index_(text), edits_(edits), notes_(notes) {}
+
+  void edit(size_t begin, size_t end, std::string after, const env::CudaPair& pair) {
+    ShellEdit e;
+    e.begin = begin;
+    e.end = end;
+    e.before = std::string(text_.substr(begin, end - begin));
+    e.after = std::move(after);
+    std::tie(e.line, e.column) = index_.locate(begin);
+    e.rule = "env-cuda-name";
+    e.source = pair.source;
+    edits_.push_back(std::move(e));
+  }
+
+  void note(size_t offset, std::string_view rule, Severity sev, std::string message, std::string suggestion,
+            std::string source) {
+    if (!notes_) return;
+    auto [line, col] = index_.locate(offset);
+    notes_->push_back(env::make_finding(env::Site{"", line, col}, rule, sev, std::move(message), std::move(suggestion),
+                                        std::move(source)));
+  }
+
+  // The value rewritten with the same quoting as the original raw text.
+  std::string requote(std::string_view raw, const std::string& value) {
+    if (raw.size() >= 2 && (raw.front() == '"' || raw.front() == '\'') && raw.back() == raw.front())
+      return raw.front() + value + raw.back();
+    return value;
+  }
+
+  void alloc_value(const env::Assignment& a, const env::CudaPair& pair) {
+    if (a.unresolved) {
+      note(a.value_begin, "env-unresolved-value", Severity::warning,
+           fmt::format("{} value contains a shell expansion; its options were not checked against torch_npu", a.name),
+           "check the expanded value with banjia env check", pair.source);
+      return;
+    }
+    const auto& kb = knowledge_base();
+    std::vector<std::string> kept;
+    bool dropped = false;
+    for (const auto& e : env::split_alloc_conf(a.value)) {
+      if (e.has_colon && kb.alloc_option(e.key)) {
+        kept.push_back(std::string(std::string_view(a.value).substr(e.begin, e.end - e.begin)));
+        continue;
+      }
+      dropped = true;
+      note(a.value_begin, "env-alloc-unknown-option", Severity::warning,
+           fmt::format("dropped '{}' from {}: torch_npu does not know option '{}' and would fail with \"Unrecognized "
+                       "key '{}' in NPU allocator config\"", e.key + (e.has_colon ? ":" + e.value : ""), a.name, e.key,
+                       e.key),
+           "see banjia env explain PYTORCH_NPU_ALLOC_CONF for the options torch_npu accepts",
+           kb.rule("env-alloc-unknown-option").source);
+    }
+    if (!dropped) return;
+    std::string joined;
+    for (const auto& k : kept) joined += (joined.empty() ? "" : ",") + k;
+    edit(a.value_begin, a.value_end, requote(text_.substr(a.value_begin, a.value_end - a.value_begin), joined), pair);
+  }
+
+  void mapped_value(const env::Assignment& a, const env::CudaPair& pair) {
+    if (pair.value_map.empty() || !a.has_value) return;
+    for (const auto& [from, to] : pair.value_map) {
+      if (a.value == from && !a.unresolved) {
+        edit(a.value_begin, a.value_end, requote(text_.substr(a.value_begin, a.value_end - a.value_begin), to), pair);
+        return;
+      }
+    }
+    note(a.value_begin, "env-cuda-name", Severity::warning,
+         fmt::format("{} value '{}' was kept as is; {}", pair.ascend, a.value, pair.note), "check the value by hand",
+         pair.source);
+  }
+
+  void run(const env::ParsedEnvFile& parsed) {
+    const auto& kb = knowledge_base();
+    for (const auto& p : parsed.problems)
+      note(p.offset, "env-parse-error", Severity::warning, "cannot parse: " + p.message,
+           "variables inside this construct were not translated", kb.rule("env-parse-error").source);
+    for (const auto& a : parsed.assignments) {
+      const env::CudaPair* pair = kb.cuda_pair(a.name);
+      if (pair && pair->automatic) {
+        edit(a.name_begin, a.name_end, pair->ascend, *pair);
+        if (a.name == "PYTORCH_CUDA_ALLOC_CONF" && a.has_value) alloc_value(a, *pair);
+        else mapped_value(a, *pair);
+      } else if (pair) {
+        note(a.name_begin, "env-cuda-name", Severity::warning,
+             fmt::format("{} was left alone: the Ascend counterpart {} needs a manual setting", a.name, pair->ascend),
+             pair->note, pair->source);
+      } else if (a.kind != env::AssignKind::unset && kb.looks_cuda(a.name)) {
+        note(a.name_begin, "env-cuda-no-equivalent", Severity::info,
+             fmt::format("{} was left alone: no documented Ascend equivalent", a.name),
+             "it has no effect on Ascend", kb.cuda_prefixes_source);
+      }
+    }
+    for (const auto& r : parsed.references) {
+      const env::CudaPair* pair = kb.cuda_pair(r.name);
+      if (pair && pair->automatic) edit(r.begin, r.end, pair->ascend, *pair);
+    }
+  }
+
+  std::string apply() {
+    std::sort(edits_.begin(), edits_.end(), [](const ShellEdit& x, const ShellEdit& y) { return x.begin < y.begin; });
+    std::vector<ShellEdit> kept;
+    for (auto& e : edits_)
+      if (kept.empty() || e.begin >= kept.back().end) kept.push_back(std::move(e));
+    edits_ = std::move(kept);
+    std::string out;
+    size_t pos = 0;
+    for (const auto& e : edits_) {
+      out.append(text_.substr(pos, e.begin - pos));
+      out.append(e.after);
+      pos = e.end;
+    }
+    out.append(text_.substr(pos));
+    return out;
+  }
+
+ private:
+  std::string_view text_;
+  env::LineIndex index_;
+  std::vector<ShellEdit>& edits_;
+  std::vector<Finding>* notes_;
+};
+
+}  // namespace
+
+std::string translate_env_file(std::string_view text, env::EnvFileKind kind, std::vector<ShellEdit>& edits,
+                               std::vector<Finding>* notes) {
+  edits.clear();
+  Translator t(text, edits, notes);
+  t.run(env::parse_env_file(text, kind));
+  return t.apply();
+}
+
+std::string translate_shell_env(std::string_view text, std::vector<ShellEdit>& edits, std::vector<Finding>* notes) {
+  return translate_env_file(text, env::EnvFileKind::shell, edits, notes);
+}
+
+std::optional<std::string> ascend_equivalent(std::string_view cuda_name) {
+  const env::CudaPair* pair = knowledge_base().cuda_pair(cuda_name);
+  if (pair && pair->automatic) return pair->ascend;
+  return std::nullopt;
+}
+
+}  // namespace banjia

@@ -1,0 +1,29 @@
+// What migrate did to one file: the edits it made (change log rows) and what it left for a person.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "common/diagnostic.h"
+
+namespace banjia::migrate {
+
+struct Change {
+  std::string file;
+  int line = 0;
+  int column = 0;   // 1-based, code points
+  std::string rule;
+  std::string before;
+  std::string after;
+  FixKind fix = FixKind::automatic;
+};
+
+struct FileRewrite {
+  std::string display;            // path shown in reports (relative to SRC)
+  std::string original;           // bytes as read
+  std::string rewritten;          // bytes to write (== original when nothing changed)
+  std::vector<Change> changes;
+  std::vector<Finding> leftovers; // manual / unsupported / advisory items, and input errors
+  bool changed() const { return rewritten != original; }
+};
+
+}  // namespace banjia::migrate

@@ -1,0 +1,83 @@
+#include "migrate/import_insertion.h"
+
+namespace banjia::migrate {
+
+using python::TokenKind;
+
+std::string line_ending_of(std::string_view text) {
+  size_t p = text.find_first_of("\r\n");
+  if (p == std::string_view::npos || text[p] == '\n') return "\n";
+  return p + 1 < text.size() && text[p + 1] == '\n' ? "\r\n" : "\r";
+}
+
+bool imports_torch_npu(const scan::PythonAnalysis& a) {
+  for (const auto& b : a.imports.bindings)
+    if (b.target == "torch_npu" || b.target.rfind("torch_npu.", 0) == 0) return true;
+  return false;
+}
+
+namespace {
+
+// Byte offset of the start of the line holding token `tok`.
+uint32_t line_start(const scan::PythonAnalysis& a, uint32_t tok) {
+  uint32_t off = a.tokens.tokens[tok].begin;
+  while (off > 0 && a.text()[off - 1] != '\n' && a.text()[off - 1] != '\r') --off;
+  return off;
+}
+
+// Byte offset just after the NEWLINE token that ends the statement whose last sig token is given.
+// Returns the offset and whether that newline was empty (end of file without a line break).
+std::pair<uint32_t, bool> after_statement(const scan::PythonAnalysis& a, uint32_t last_sig) {
+  const auto& toks = a.tokens.tokens;
+  for (uint32_t t = a.view.sig[last_sig] + 1; t < toks.size(); ++t) {
+    if (toks[t].kind == TokenKind::Newline) return {toks[t].end, toks[t].begin == toks[t].end};
+    if (toks[t].kind == TokenKind::EndMarker) return {toks[t].begin, true};
+    if (toks[t].kind != TokenKind::Comment && toks[t].kind != TokenKind::Whitespace) break;  // `;` on the line
+  }
+  return {toks[a.view.sig[last_sig]].end, true};
+}
+
+bool is_docstring_or_future(const scan::PythonAnalysis& a, size_t stmt_index) {
+  const auto& st = a.view.statements[stmt_index];
+  if (st.first_sig == st.last_sig && a.sig_token(st.first_sig).kind == TokenKind::String) return stmt_index == 0;
+  return a.sig_is(st.first_sig, "from") && a.sig_is(st.first_sig + 1, "__future__");
+}
+
+}  // namespace
+
+scan::TextEdit torch_npu_import_edit(const scan::PythonAnalysis& a, const std::vector<scan::TextEdit>& applied) {
+  const std::string nl = line_ending_of(a.text());
+  const std::string line = "import torch_npu";
+  // The first module-level statement importing torch or a torch submodule.
+  std::optional<uint32_t> anchor;
+  for (const auto& b : a.imports.bindings) {
+    if (b.indent_depth != 0) continue;
+    if (b.target != "torch" && b.target.rfind("torch.", 0) != 0) continue;
+    if (!anchor || b.stmt < *anchor) anchor = b.stmt;
+  }
+  if (anchor) {
+    const auto& st = a.view.statements[*anchor];
+    uint32_t begin = a.sig_token(st.first_sig).begin, end = a.sig_token(st.last_sig).end;
+    bool rewritten_to_npu = false;
+    for (const auto& e : applied) rewritten_to_npu = rewritten_to_npu || (e.begin >= begin && e.end <= end);
+    if (rewritten_to_npu) {
+      uint32_t at = line_start(a, a.view.sig[st.first_sig]);
+      return {at, at, line + nl};
+    }
+    auto [at, no_newline] = after_statement(a, st.last_sig);
+    return {at, at, no_newline ? nl + line : line + nl};
+  }
+  // No torch import: after the module docstring and __future__ imports.
+  for (size_t i = 0; i < a.view.statements.size(); ++i) {
+    if (is_docstring_or_future(a, i)) continue;
+    uint32_t at = line_start(a, a.view.sig[a.view.statements[i].first_sig]);
+    return {at, at, line + nl};
+  }
+  if (!a.view.statements.empty()) {
+    auto [at, no_newline] = after_statement(a, a.view.statements.back().last_sig);
+    return {at, at, no_newline ? nl + line + nl : line + nl};
+  }
+  return {0, 0, line + nl};
+}
+
+}  // namespace banjia::migrate

@@ -1,0 +1,23 @@
+// Where `import torch_npu` goes in a file that migrate changed. torch.npu exists only once torch_npu
+// is imported, so the import must precede any statement that (after rewriting) imports torch.npu.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scan/python_analysis.h"
+#include "scan/python_matches.h"
+
+namespace banjia::migrate {
+
+bool imports_torch_npu(const scan::PythonAnalysis& a);
+
+// The zero-width edit inserting `import torch_npu`: right after the first module-level torch import,
+// or right before it when that import is itself rewritten to torch.npu; after the docstring and
+// `from __future__` imports when the file imports no torch at module level.
+scan::TextEdit torch_npu_import_edit(const scan::PythonAnalysis& a, const std::vector<scan::TextEdit>& applied);
+
+// "\r\n" when the file's first line ends with CRLF, "\r" for old-Mac files, else "\n".
+std::string line_ending_of(std::string_view text);
+
+}  // namespace banjia::migrate

@@ -1,0 +1,157 @@
+#include "migrate/python_rewriter.h"
+
+#include <algorithm>
+
+#include "common/errors.h"
+#include "migrate/import_insertion.h"
+#include "scan/python_scanner.h"
+#include "scan/scanner.h"
+
+namespace banjia::migrate {
+
+namespace {
+
+std::string apply_edits(std::string_view text, std::vector<scan::TextEdit> edits) {
+  std::stable_sort(edits.begin(), edits.end(), [](const auto& x, const auto& y) { return x.begin < y.begin; });
+  std::string out;
+  out.reserve(text.size() + 64);
+  uint32_t pos = 0;
+  for (const auto& e : edits) {
+    out.append(text.substr(pos, e.begin - pos));
+    out += e.text;
+    pos = e.end;
+  }
+  out.append(text.substr(pos));
+  return out;
+}
+
+// Drops edits that overlap an earlier one (two rules touching the same bytes): the first wins.
+std::vector<scan::TextEdit> non_overlapping(std::vector<scan::TextEdit> edits) {
+  std::stable_sort(edits.begin(), edits.end(), [](const auto& x, const auto& y) { return x.begin < y.begin; });
+  std::vector<scan::TextEdit> out;
+  for (auto& e : edits) {
+    if (!out.empty() && e.begin < out.back().end) continue;
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+// `# banjia: [rule] message` lines above statements left for manual work (once per line).
+std::vector<scan::TextEdit> annotations(const scan::PythonAnalysis& a, const std::vector<Finding>& leftovers,
+                                        const std::vector<scan::PyMatch>& matches) {
+  std::vector<scan::TextEdit> out;
+  const std::string nl = line_ending_of(a.text());
+  // Group the leftover messages by the statement they belong to.
+  std::vector<std::pair<uint32_t, std::string>> by_offset;
+  for (size_t i = 0; i < matches.size(); ++i) {
+    const auto& m = matches[i];
+    if (leftovers.empty() || (m.rule->fix != FixKind::manual && m.rule->fix != FixKind::unsupported && !m.blocked))
+      continue;
+    // Find the statement that contains this match.
+    uint32_t tok = m.first_tok;
+    uint32_t line_begin = a.tokens.tokens[tok].begin;
+    for (const auto& st : a.view.statements) {
+      if (a.view.sig[st.first_sig] <= tok && tok <= a.view.sig[st.last_sig]) {
+        line_begin = a.sig_token(st.first_sig).begin;
+        break;
+      }
+    }
+    while (line_begin > 0 && a.text()[line_begin - 1] != '\n' && a.text()[line_begin - 1] != '\r') --line_begin;
+    std::string note = "[" + m.rule->id + "] " + (m.message.empty() ? m.rule->message : m.message);
+    auto it = std::find_if(by_offset.begin(), by_offset.end(), [&](const auto& p) { return p.first == line_begin; });
+    if (it == by_offset.end()) by_offset.emplace_back(line_begin, note);
+    else if (it->second.find(note) == std::string::npos) it->second += "; " + note;
+  }
+  for (const auto& [offset, note] : by_offset) {
+    std::string_view rest = a.text().substr(offset);
+    size_t indent_len = rest.find_first_not_of(" \t");
+    std::string indent(rest.substr(0, indent_len == std::string_view::npos ? 0 : indent_len));
+    std::string comment = indent + "# banjia: " + note;
+    // Idempotent: skip when the line above already carries this annotation.
+    std::string_view before = a.text().substr(0, offset);
+    if (!before.empty()) {
+      std::string_view prev = before.substr(0, before.size() - (before.ends_with("\r\n") ? 2 : 1));
+      size_t start = prev.find_last_of("\r\n");
+      prev = prev.substr(start == std::string_view::npos ? 0 : start + 1);
+      if (prev == comment) continue;
+    }
+    out.push_back({offset, offset, comment + nl});
+  }
+  return out;
+}
+
+}  // namespace
+
+FileRewrite rewrite_python(std::string_view bytes, const std::string& display, const scan::RuleCatalog& rules,
+                           const RewriteOptions& options) {
+  FileRewrite fr;
+  fr.display = display;
+  fr.original = std::string(bytes);
+  fr.rewritten = fr.original;
+  std::unique_ptr<scan::PythonAnalysis> a;
+  try {
+    a = scan::analyse_python(bytes, display);
+  } catch (const InputError& e) {
+    fr.leftovers.push_back(scan::input_error_finding(display, e.problem() + "; copied unchanged"));
+    return fr;
+  }
+  auto matches = scan::match_python(*a, rules);
+  std::vector<scan::TextEdit> edits;
+  for (const auto& m : matches) {
+    Finding f = scan::finding_for_match(*a, m, display);
+    if (m.edit && !m.blocked && m.rule->fix == FixKind::automatic) {
+      edits.push_back(*m.edit);
+      Change c;
+      c.file = display;
+      c.line = f.line;
+      c.column = f.column;
+      c.rule = m.rule->id;
+      c.before = std::string(a->text().substr(a->tokens.tokens[m.first_tok].begin,
+                                              a->tokens.tokens[m.last_tok].end - a->tokens.tokens[m.first_tok].begin));
+      c.after = f.replacement.value_or("");
+      fr.changes.push_back(std::move(c));
+    } else if (!(m.rule->fix == FixKind::automatic && !m.blocked)) {
+      fr.leftovers.push_back(std::move(f));
+    }
+    // An automatic match without an edit (reached through a rewritten import alias) needs nothing.
+  }
+  if (a->source.transcoded && !edits.empty()) {
+    fr.leftovers.push_back(scan::input_error_finding(
+        display, "source encoding is " + a->source.encoding + ", not UTF-8: not rewritten (convert it to UTF-8 first)"));
+    fr.changes.clear();
+    return fr;
+  }
+  edits = non_overlapping(std::move(edits));
+  std::vector<scan::TextEdit> all = edits;
+  if (options.insert_import && !edits.empty() && !imports_torch_npu(*a)) {
+    scan::TextEdit ins = torch_npu_import_edit(*a, edits);
+    all.push_back(ins);
+    Change c;
+    c.file = display;
+    c.rule = "import-torch-npu";
+    c.before = "";
+    c.after = "import torch_npu";
+    // Line of the insertion point.
+    c.line = 1 + static_cast<int>(std::count(a->text().begin(), a->text().begin() + ins.begin, '\n'));
+    c.column = 1;
+    fr.changes.push_back(std::move(c));
+  }
+  if (options.annotate) {
+    auto notes = annotations(*a, fr.leftovers, matches);
+    all.insert(all.end(), notes.begin(), notes.end());
+  }
+  if (all.empty()) return fr;
+  std::string text = apply_edits(a->text(), all);
+  // The result must still tokenize; otherwise keep the original (never write broken code).
+  if (python::tokenize(text).error) {
+    fr.leftovers.push_back(scan::input_error_finding(display, "rewrite would not tokenize; file left unchanged"));
+    fr.changes.clear();
+    return fr;
+  }
+  fr.rewritten = (a->source.had_bom ? std::string("\xEF\xBB\xBF") : std::string()) + text;
+  std::stable_sort(fr.changes.begin(), fr.changes.end(),
+                   [](const Change& x, const Change& y) { return std::tie(x.line, x.column) < std::tie(y.line, y.column); });
+  return fr;
+}
+
+}  // namespace banjia::migrate

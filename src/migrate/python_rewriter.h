@@ -1,0 +1,23 @@
+// Rewrites one Python file: applies the edits of automatic matches (src/scan/python_match_*.cpp),
+// inserts `import torch_npu` once where the file needs it, optionally annotates what it cannot
+// migrate. Everything else stays byte for byte: formatting, comments, BOM, CRLF, encoding cookie.
+#pragma once
+#include <string>
+#include <string_view>
+
+#include "migrate/change.h"
+#include "scan/rule_catalog.h"
+
+namespace banjia::migrate {
+
+struct RewriteOptions {
+  bool insert_import = true;  // add `import torch_npu` when the file was changed
+  bool annotate = false;      // add `# banjia: ...` above lines left for manual work
+};
+
+// Never throws for bad content: a file that does not decode or tokenize is returned unchanged with
+// an input-error leftover.
+FileRewrite rewrite_python(std::string_view bytes, const std::string& display, const scan::RuleCatalog& rules,
+                           const RewriteOptions& options);
+
+}  // namespace banjia::migrate

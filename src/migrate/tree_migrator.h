@@ -1,0 +1,52 @@
+// `banjia migrate`: rewrites a project tree to a new directory (-o OUT) or in place, atomically,
+// never losing what the user had. Planning (what each file becomes) is separate from writing, so
+// --dry-run, --check and --diff share all of it.
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "migrate/change.h"
+#include "migrate/python_rewriter.h"
+
+namespace banjia::migrate {
+
+struct MigrateOptions {
+  std::string source;
+  std::optional<std::string> output;   // -o OUT
+  bool in_place = false;
+  std::string backup_suffix = ".orig";
+  bool backup = true;
+  bool force = false;                  // allow a non-empty OUT
+  bool write = true;                   // false for --dry-run and --check
+  RewriteOptions rewrite;
+  std::vector<std::string> exclude_globs;
+  unsigned threads = 0;
+};
+
+struct PlannedFile {
+  std::filesystem::path source_path;   // file in SRC
+  std::string relative;                // path relative to SRC (shown in reports)
+  enum class Kind { rewrite, copy, symlink } kind = Kind::copy;
+  FileRewrite rewrite;                 // for Kind::rewrite
+};
+
+struct MigratePlan {
+  std::vector<PlannedFile> files;
+  size_t rewritable = 0;               // Python and shell files examined
+};
+
+// Validates the options (throws InputError with one clear line) and computes every file's result.
+MigratePlan plan_migration(const MigrateOptions& options);
+
+struct WriteError {
+  std::string file;
+  std::string problem;
+};
+
+// Writes the plan (to OUT, or in place with backups). Each file is written atomically; errors are
+// collected per file and never leave a partial file in place of an original.
+std::vector<WriteError> write_migration(const MigratePlan& plan, const MigrateOptions& options);
+
+}  // namespace banjia::migrate

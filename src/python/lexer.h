@@ -1,0 +1,92 @@
+// Internal: the tokenizer's state machine. Split over tokenizer.cpp (lines, indentation, ordinary
+// tokens), string_lexer.cpp (string literals) and fstring_lexer.cpp (PEP 701 f-string contents).
+// Not part of the public API.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "python/lex_scan.h"
+#include "python/tokenizer.h"
+
+namespace banjia::python::detail {
+
+// One level of f-string nesting (py312 mode): either an f-string's literal text or a replacement
+// field inside it. Frames alternate: FString, Field, FString, Field, ...
+struct FFrame {
+  bool is_field = false;
+  bool in_spec = false;       // field: scanning the format spec after ':'
+  bool triple = false, raw = false;
+  char quote = '"';
+  uint32_t paren_base = 0;    // open_brackets_.size() before this frame began
+  uint32_t start_tok = 0;     // token that opened the frame (for error positions)
+};
+
+class Lexer {
+ public:
+  Lexer(std::string_view text, FStringMode mode, TokenStream& out);
+  void run();
+
+ private:
+  // tokenizer.cpp
+  bool line_start();            // indentation at a statement start; false when the line was blank
+  void scan_inline();
+  void scan_op(size_t b, size_t len);
+  void scan_string(size_t b, const lex::StringStart& st);
+  bool skip_triple_quoted(size_t& j, char q);
+  void cross_lines(size_t from, size_t to);
+  size_t line_end(size_t b) const;
+  void error_char(size_t b);
+  void finish();
+  // fstring_lexer.cpp
+  void begin_fstring(size_t b, const lex::StringStart& st);
+  void scan_fstring_text();
+  void abandon_fstrings(const char* message);
+  bool in_field_expression() const { return !fstack_.empty() && fstack_.back().is_field && !fstack_.back().in_spec; }
+  bool at_field_top_level() const {
+    return in_field_expression() && open_brackets_.size() == fstack_.back().paren_base + 1;
+  }
+
+  uint32_t col(size_t off);
+  // Tokens are written by index into a pre-sized vector (trimmed to count_ at the end): cheaper
+  // than push_back, whose out-of-line growth check dominated the tokenizer's profile.
+  void push(TokenKind k, size_t b, size_t e, uint32_t l, uint32_t c, uint32_t el, uint32_t ec) {
+    if (count_ == out_.tokens.size()) [[unlikely]] out_.tokens.resize(count_ * 2 + 1024);
+    out_.tokens[count_++] = Token{k, static_cast<uint32_t>(b), static_cast<uint32_t>(e), l, c, el, ec};
+  }
+  uint32_t token_count() const { return static_cast<uint32_t>(count_); }
+  // Token ending at e on the current line (multi-line tokens advance the line before this call).
+  void emit(TokenKind k, size_t b, size_t e, uint32_t l, uint32_t c) { push(k, b, e, l, c, line_, col(e)); }
+  void advance_line(size_t next_line_start) {
+    ++line_;
+    line_start_ = next_line_start;
+  }
+  void error(uint32_t l, uint32_t c, std::string message) {
+    if (!out_.error) out_.error = TokenizeError{l, c, std::move(message)};
+  }
+  void error_at_token(uint32_t tok, std::string message) {
+    error(out_.tokens[tok].line, out_.tokens[tok].col, std::move(message));  // tok < count_
+  }
+
+  std::string_view s_;
+  size_t n_;
+  bool py312_;
+  bool ascii_;                   // no byte >= 0x80: columns are byte offsets
+  TokenStream& out_;
+  size_t count_ = 0;             // tokens written; out_.tokens.size() is the capacity in use
+  size_t i_ = 0;
+  uint32_t line_ = 1;
+  size_t line_start_ = 0;
+  size_t cp_line_ = SIZE_MAX;    // incremental code-point column: on the line starting at cp_line_,
+  size_t cp_off_ = 0;            // col(cp_off_) == cp_col_
+  uint32_t cp_col_ = 0;
+  bool at_line_start_ = true;
+  bool continued_ = false;       // previous line ended with a backslash continuation
+  uint32_t last_inline_ws_ = UINT32_MAX;  // index of the latest inline blank run token
+  size_t dead_quote_line_[2] = {SIZE_MAX, SIZE_MAX};  // line start where a ' / " string was unterminated
+  std::vector<uint32_t> indents_{0};
+  std::vector<uint32_t> open_brackets_;   // token index of each unclosed bracket
+  std::vector<FFrame> fstack_;
+};
+
+}  // namespace banjia::python::detail

@@ -1,0 +1,109 @@
+// Structure on top of the token stream: significant tokens with bracket matching and statements,
+// the import table of a module, dotted names resolved to fully qualified names, and call arguments.
+// Resolution is module-level and purely syntactic (no flow analysis); see docs/python-frontend.md.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "python/tokenizer.h"
+
+namespace banjia::python {
+
+constexpr uint32_t kNoIndex = UINT32_MAX;
+
+// Significant tokens only (no Whitespace/Comment/NL), with bracket matching and statements.
+struct ModuleView {
+  std::string_view src;
+  const TokenStream* ts = nullptr;
+  std::vector<uint32_t> sig;      // indices into ts->tokens of significant tokens
+  std::vector<int32_t> match;     // per sig index: sig index of the matching bracket, or -1
+                                  // (also pairs FStringStart with FStringEnd)
+  // Simple statements: logical lines, split at top-level ';' and after the ':' of a compound
+  // statement header with a body on the same line (`if x: import y`). Indent/Dedent/Newline/
+  // EndMarker tokens belong to no statement.
+  struct Statement { uint32_t first_sig, last_sig; int indent_depth; };
+  std::vector<Statement> statements;
+  std::vector<uint32_t> stmt_of;  // per sig index: its statement index, or kNoIndex
+  std::vector<uint32_t> name_heads;  // sig indices of Name tokens not preceded by '.' (chain heads)
+
+  const Token& tok(uint32_t sig_index) const { return ts->tokens[sig[sig_index]]; }
+  std::string_view text(uint32_t sig_index) const { return tok(sig_index).text(src); }
+  bool is_op(uint32_t sig_index, std::string_view op) const {
+    return sig_index < sig.size() && tok(sig_index).kind == TokenKind::Op && text(sig_index) == op;
+  }
+  bool is_name(uint32_t sig_index, std::string_view name) const {
+    return sig_index < sig.size() && tok(sig_index).kind == TokenKind::Name && text(sig_index) == name;
+  }
+  // The Name at sig_index is an attribute access (`x.cuda`, `foo().cuda`): preceded by '.'.
+  bool is_attribute(uint32_t sig_index) const { return sig_index > 0 && is_op(sig_index - 1, "."); }
+};
+ModuleView build_view(std::string_view src, const TokenStream& ts);
+// Same, into `out`, reusing its vectors' capacity (see tokenize(text, mode, out)).
+void build_view(std::string_view src, const TokenStream& ts, ModuleView& out);
+
+struct ImportBinding {   // one name bound by an import statement
+  std::string local;     // name bound in the module ("th", "tc", "ac", "torch" for `import torch.cuda`; "*" for star)
+  std::string target;    // fully qualified name `local` refers to ("torch", "torch.cuda", "torch.cuda.amp.autocast");
+                         // relative imports keep their dots (".x", "..pkg.y")
+  std::string imported;  // dotted name as written after `import` or `from` joined with the imported
+                         // name: "torch.cuda" for `import torch.cuda`, "torch.cuda.amp.autocast" for from-imports
+  bool is_from = false;  // from X import Y
+  uint32_t stmt = 0;     // index into ModuleView::statements
+  uint32_t first_tok = 0, last_tok = 0;  // ts->tokens indices of the imported dotted name, for rewriting
+  uint32_t alias_tok = kNoIndex;         // ts->tokens index of the alias name
+  int indent_depth = 0;  // 0 = module level
+};
+
+struct ImportTable {
+  std::vector<ImportBinding> bindings;  // in source order, module-level and nested
+  // Resolves a bound name: the last module-level binding of it wins; a name bound only inside
+  // functions/classes resolves to the last such binding. "th" -> "torch", "ac" -> "torch.cuda.amp.autocast".
+  std::optional<std::string> resolve(std::string_view local) const;
+  const ImportBinding* binding_for(std::string_view local) const;
+
+  struct Hash {  // lets index be searched with a string_view
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  // local -> bindings index that resolve() uses; built by collect_imports (rebuild_index() after edits).
+  std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> index;
+  void rebuild_index();
+};
+ImportTable collect_imports(const ModuleView& view);
+
+// Dotted-name chains at use sites: every maximal NAME(.NAME)* chain not preceded by '.' whose head
+// is an imported name (th.cuda.synchronize -> torch.cuda.synchronize), plus the dotted names inside
+// import statements themselves (qualified absolutely). Assignment targets and keyword-argument
+// names of length 1 are not uses and are skipped.
+struct DottedRef {
+  std::string qualified;            // fully qualified name
+  std::string written;              // as written, without spaces ("th.cuda.synchronize")
+  std::vector<uint32_t> name_toks;  // ts->tokens indices of each NAME component
+  uint32_t first_sig = 0, last_sig = 0;  // sig indices of the first and last NAME component
+  bool is_call = false;             // followed by '('
+  uint32_t call_open_sig = kNoIndex;  // sig index of that '('
+  bool in_import_stmt = false;
+};
+std::vector<DottedRef> resolve_dotted_names(const ModuleView& view, const ImportTable& imports);
+
+// One argument of a call: `f(a, *rest, device="cuda", **kw)`.
+struct CallArg {
+  uint32_t first_sig, last_sig;     // the argument's tokens; for keywords the value only
+  std::string_view keyword;         // keyword name, empty for positional / starred
+  uint32_t keyword_sig = kNoIndex;  // sig index of the keyword name
+  int position = -1;                // index among positional arguments, -1 for keyword/starred
+  bool star = false, double_star = false;
+};
+// Arguments of the call whose '(' is at sig index open_sig. Empty when there is no matching ')'.
+std::vector<CallArg> call_arguments(const ModuleView& view, uint32_t open_sig);
+// The keyword argument `name=` of that call, if present.
+const CallArg* find_keyword(const std::vector<CallArg>& args, std::string_view name);
+// The positional argument at `position`, if present.
+const CallArg* find_positional(const std::vector<CallArg>& args, int position);
+
+}  // namespace banjia::python

@@ -1,0 +1,51 @@
+// Lossless Python tokenizer (3.8-3.13 sources). Every byte of the input belongs to exactly one token
+// (trivia such as spaces and backslash-continuations are Whitespace tokens), so concatenating the
+// token texts reproduces the source byte for byte. Single pass, no regex, no recursion, no
+// per-token allocation; errors never throw: the first one is reported in TokenStream::error.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace banjia::python {
+
+enum class TokenKind : uint8_t {
+  Name, Number, String, FStringStart, FStringMiddle, FStringEnd, Op, Comment,
+  Newline, NL, Indent, Dedent, EndMarker,
+  Whitespace,  // spaces, tabs, form feeds, backslash-continuations (never emitted by CPython)
+  ErrorToken
+};
+
+// CPython's token type name ("NAME", "OP", "FSTRING_START", ...); "WHITESPACE" for trivia.
+const char* token_kind_name(TokenKind kind);
+
+struct Token {
+  TokenKind kind;
+  uint32_t begin, end;          // byte offsets into the text; tokens tile the text exactly
+  uint32_t line, col;           // 1-based line, 0-based column in code points (as Python's tokenize)
+  uint32_t end_line, end_col;
+  std::string_view text(std::string_view src) const { return src.substr(begin, end - begin); }
+};
+
+struct TokenizeError {
+  uint32_t line, col;
+  std::string message;
+};
+
+struct TokenStream {
+  std::vector<Token> tokens;             // including Whitespace trivia; texts concatenate to the source
+  std::optional<TokenizeError> error;    // first error; tokenizing goes on after it where it can
+};
+
+// py311: f-strings are single String tokens (CPython 3.11 tokenize behaviour; differential test).
+// py312: f-strings are FStringStart/Middle/End with the nested expression tokens (PEP 701).
+enum class FStringMode { py311, py312 };
+
+TokenStream tokenize(std::string_view text, FStringMode mode = FStringMode::py312);
+// Same, into `out`, reusing its capacity: a scanner keeping one TokenStream per thread avoids
+// allocating (and page-faulting) fresh token memory for every file.
+void tokenize(std::string_view text, FStringMode mode, TokenStream& out);
+
+}  // namespace banjia::python

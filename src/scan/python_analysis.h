@@ -1,0 +1,48 @@
+// One Python file, analysed once and shared by every matcher (and by migrate): decoded text, tokens,
+// significant-token view with brackets and statements, the import table and resolved dotted names.
+#pragma once
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "python/module.h"
+#include "python/source.h"
+#include "python/tokenizer.h"
+
+namespace banjia::scan {
+
+struct PythonAnalysis {
+  python::SourceFile source;
+  python::TokenStream tokens;
+  python::ModuleView view;
+  python::ImportTable imports;
+  std::vector<python::DottedRef> refs;
+  // For each token index: the DottedRef whose LAST name token it is, or -1.
+  std::vector<int32_t> ref_ending_at;
+  // For each token index: true when the token is a name inside a ref whose head resolves to an import.
+  std::vector<bool> in_resolved_ref;
+
+  std::string_view text() const { return source.text; }
+  // Shorthands over view.sig (significant-token indices).
+  const python::Token& sig_token(uint32_t si) const { return view.tok(si); }
+  std::string_view sig_text(uint32_t si) const { return view.text(si); }
+  bool sig_is(uint32_t si, std::string_view s) const { return si < view.sig.size() && view.text(si) == s; }
+  bool sig_is_op(uint32_t si, std::string_view s) const { return view.is_op(si, s); }
+  bool sig_is_name(uint32_t si) const { return si < view.sig.size() && view.tok(si).kind == python::TokenKind::Name; }
+};
+
+// Decodes and analyses a file. Throws InputError (file, problem) for input that is not Python text
+// or does not tokenize (the error names line and column).
+std::unique_ptr<PythonAnalysis> analyse_python(std::string_view bytes, const std::string& display);
+
+// For a '(' at sig index `open_sig`: the callee's qualified name if it resolves through the imports,
+// else the written dotted chain ("x.to" -> "x.to"); empty when the callee is not a name chain.
+struct Callee {
+  std::string qualified;     // resolved, or empty
+  std::string_view last;     // last name of the callee chain ("to", "init_process_group")
+  bool is_method = false;    // preceded by '.' on a non-import expression (x.to(...))
+};
+Callee callee_of(const PythonAnalysis& a, uint32_t open_sig);
+
+}  // namespace banjia::scan

@@ -1,0 +1,49 @@
+// Rule matching on an analysed Python file. Each matcher family is one small unit:
+//   python_match_names.cpp    qualified names, imports, attributes (`.cuda()`), keyword arguments
+//   python_match_strings.cpp  device strings, "nccl" backends, environment variable names
+//   python_match_patterns.cpp loops (matmul/conv/sync in loops) and hand-written attention
+// `migrate` applies the `edit` of every automatic match; `scan` reports them all.
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scan/python_analysis.h"
+#include "scan/rule_catalog.h"
+
+namespace banjia::scan {
+
+struct TextEdit {
+  uint32_t begin, end;  // byte range in PythonAnalysis::text()
+  std::string text;     // replacement
+};
+
+struct PyMatch {
+  const Rule* rule = nullptr;
+  uint32_t first_tok = 0, last_tok = 0;  // token indices of the reported span (inclusive)
+  std::string message;                   // overrides rule->message when not empty
+  std::optional<TextEdit> edit;          // the rewrite, for automatic rules (absent: none needed here)
+  bool blocked = false;                  // automatic rule whose rewrite is not safe here: report as manual
+};
+
+// Resolves environment variable names (filled from the env knowledge base).
+struct EnvNameTable {
+  // Ascend equivalent of a CUDA/NCCL variable, if documented.
+  std::function<std::optional<std::string>(std::string_view)> equivalent;
+  // True for names that look CUDA/NCCL-specific (CUDA_*, NCCL_*, PYTORCH_CUDA_*, ...).
+  std::function<bool(std::string_view)> is_cuda_name;
+};
+
+void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
+void match_strings(const PythonAnalysis& a, const RuleCatalog& rules, const EnvNameTable& env,
+                   std::vector<PyMatch>& out);
+void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
+
+// All matchers, in a stable order (by first token, then rule id); duplicate edits removed.
+std::vector<PyMatch> match_python(const PythonAnalysis& a, const RuleCatalog& rules);
+
+// The default table, backed by data/env.
+const EnvNameTable& builtin_env_names();
+
+}  // namespace banjia::scan

@@ -1,0 +1,61 @@
+#include "scan/python_scanner.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace banjia::scan {
+
+std::vector<PyMatch> match_python(const PythonAnalysis& a, const RuleCatalog& rules) {
+  std::vector<PyMatch> out;
+  match_names(a, rules, out);
+  match_strings(a, rules, builtin_env_names(), out);
+  match_patterns(a, rules, out);
+  std::stable_sort(out.begin(), out.end(), [](const PyMatch& x, const PyMatch& y) {
+    return std::tie(x.first_tok, x.rule->id) < std::tie(y.first_tok, y.rule->id);
+  });
+  // Several matches may carry the same edit (two names imported from `torch.cuda.amp` share its
+  // `cuda` token): keep the first, so each byte range is edited once.
+  std::vector<std::pair<uint32_t, uint32_t>> edited;
+  for (auto& m : out) {
+    if (!m.edit) continue;
+    auto range = std::make_pair(m.edit->begin, m.edit->end);
+    if (std::find(edited.begin(), edited.end(), range) != edited.end()) m.edit.reset();
+    else edited.push_back(range);
+  }
+  return out;
+}
+
+Finding finding_for_match(const PythonAnalysis& a, const PyMatch& m, const std::string& display) {
+  const auto& first = a.tokens.tokens[m.first_tok];
+  const auto& last = a.tokens.tokens[m.last_tok];
+  const Rule& r = *m.rule;
+  Finding f;
+  f.file = display;
+  f.line = static_cast<int>(first.line);
+  f.column = static_cast<int>(first.col) + 1;
+  f.end_line = static_cast<int>(last.end_line);
+  f.end_column = static_cast<int>(last.end_col) + 1;
+  f.rule = r.id;
+  f.category = r.category;
+  f.severity = r.severity;
+  f.fix = m.blocked ? FixKind::manual : r.fix;
+  f.message = m.message.empty() ? r.message : m.message;
+  f.source = r.source;
+  if (m.edit && m.edit->begin >= first.begin && m.edit->end <= last.end) {
+    std::string_view span = a.text().substr(first.begin, last.end - first.begin);
+    std::string rep(span);
+    rep.replace(m.edit->begin - first.begin, m.edit->end - m.edit->begin, m.edit->text);
+    f.replacement = rep;
+  } else if (!m.blocked) {
+    f.replacement = r.replacement;
+  }
+  return f;
+}
+
+void scan_python(std::string_view bytes, const std::string& display, const RuleCatalog& rules,
+                 std::vector<Finding>& out) {
+  auto a = analyse_python(bytes, display);
+  for (const auto& m : match_python(*a, rules)) out.push_back(finding_for_match(*a, m, display));
+}
+
+}  // namespace banjia::scan

@@ -1,0 +1,85 @@
+"""`banjia env translate` and `banjia env explain` end to end."""
+import json
+import tomllib
+import pathlib
+
+DATA = pathlib.Path(__file__).resolve().parents[2] / "data" / "env"
+
+GPU_SCRIPT = """#!/bin/bash
+export CUDA_VISIBLE_DEVICES=0,1,2,3   # four GPUs
+export PYTORCH_CUDA_ALLOC_CONF="expandable_segments:True,backend:cudaMallocAsync"
+export NCCL_SOCKET_IFNAME=eth0
+CUDA_LAUNCH_BLOCKING=0 torchrun --nproc_per_node=4 train.py --devices "$CUDA_VISIBLE_DEVICES"
+"""
+
+
+def test_translate_to_stdout_and_recheck(run, tmp_path):
+    src = tmp_path / "run_gpu.sh"
+    src.write_text(GPU_SCRIPT)
+    r = run("env", "translate", src)
+    assert r.returncode == 0, r.stderr
+    expected = (GPU_SCRIPT.replace("CUDA_VISIBLE_DEVICES", "ASCEND_RT_VISIBLE_DEVICES")
+                .replace("PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_NPU_ALLOC_CONF")
+                .replace(",backend:cudaMallocAsync", "")
+                .replace("CUDA_LAUNCH_BLOCKING", "ASCEND_LAUNCH_BLOCKING"))
+    assert r.stdout == expected
+    assert "backend:cudaMallocAsync" in r.stderr and "NCCL_SOCKET_IFNAME" in r.stderr
+    assert src.read_text() == GPU_SCRIPT  # the input is untouched
+    out = tmp_path / "run_npu.sh"
+    out.write_text(r.stdout)
+    report = json.loads(run("env", "check", out, "-f", "json").stdout)
+    assert not [f for f in report["findings"] if f["rule"] == "env-cuda-name"]
+    again = run("env", "translate", out)
+    assert again.stdout == r.stdout
+
+
+def test_in_place_and_check_mode(run, tmp_path):
+    a = tmp_path / "a.sh"
+    a.write_text(GPU_SCRIPT)
+    d = tmp_path / "Dockerfile"
+    d.write_text("FROM x\nENV CUDA_VISIBLE_DEVICES=0\n")
+    assert run("env", "translate", "--check", a, d).returncode == 1
+    assert a.read_text() == GPU_SCRIPT
+    assert run("env", "translate", "-i", a, d).returncode == 0
+    assert "ASCEND_RT_VISIBLE_DEVICES" in a.read_text()
+    assert d.read_text() == "FROM x\nENV ASCEND_RT_VISIBLE_DEVICES=0\n"
+    assert run("env", "translate", "--check", a, d).returncode == 0
+
+
+def test_translate_usage_errors(run, tmp_path):
+    a = tmp_path / "a.sh"
+    a.write_text("export A=1\n")
+    assert run("env", "translate", a, a).returncode == 2
+    assert run("env", "translate", tmp_path / "none.sh").returncode == 2
+
+
+def test_explain_exact_with_source_locations(run):
+    r = run("env", "explain", "TASK_QUEUE_ENABLE")
+    assert r.returncode == 0
+    assert "0, 1, 2" in r.stdout and "TASK_QUEUE_ENABLE should be 0, 1 or 2" in r.stdout
+    assert "OptionsManager.cpp" in r.stdout  # the PTA-opt tag expanded
+
+
+def test_explain_fuzzy_lists_every_name_containing_the_word(run):
+    names = set()
+    for f in DATA.glob("*.toml"):
+        d = tomllib.loads(f.read_text())
+        for table in ("var", "option", "name", "cuda"):
+            names |= {e["name"] for e in d.get(table, []) if "ALLOC" in e["name"].upper()}
+    r = run("env", "explain", "alloc", "-f", "json")
+    got = {m["name"] for m in json.loads(r.stdout)["matches"]}
+    assert names <= got and names
+
+
+def test_explain_invented_name_and_unknown(run):
+    r = run("env", "explain", "npu_force_fp32", "-f", "json")
+    m = json.loads(r.stdout)["matches"][0]
+    assert m["name"] == "NPU_FORCE_FP32" and m["verdict"] == "invented" and m["source"]
+    r = run("env", "explain", "qqqqqqqqqqqq")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_help_shows_examples(run):
+    for sub in ("check", "explain", "template", "translate", "doctor"):
+        r = run("env", sub, "--help")
+        assert r.returncode == 0 and "Examples:" in r.stdout and "banjia env" in r.stdout

@@ -1,0 +1,217 @@
+"""End-to-end tests of `banjia migrate` on the embedded example and on small trees.
+
+The oracle is Python itself: every rewritten file must compile (py_compile), token streams of the
+original and the migrated file may differ only in the expected ways (tokenize), comments and
+docstrings are identical, every other file is byte-identical with its mode kept.
+"""
+import io
+import json
+import os
+import pathlib
+import py_compile
+import stat
+import subprocess
+import tokenize
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "examples" / "cifar_ddp"
+
+# Token-level rewrites migrate may make (old token text -> allowed new token text).
+ALLOWED = {
+    "cuda": {"npu"}, "is_cuda": {"is_npu"}, "is_nccl_available": {"is_hccl_available"},
+}
+
+
+def migrate(run, tmp_path, *extra):
+    out = tmp_path / "out"
+    r = run("migrate", str(EXAMPLE), "-o", str(out), "--report", str(tmp_path / "changes.json"), *extra)
+    assert r.returncode == 0, r.stderr
+    return out, r
+
+
+def tokens(path):
+    with open(path, "rb") as f:
+        return [(t.type, t.string) for t in tokenize.tokenize(f.readline)
+                if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING)]
+
+
+def test_migrated_tree_compiles_and_other_files_are_identical(run, tmp_path):
+    out, _ = migrate(run, tmp_path)
+    for src in EXAMPLE.rglob("*"):
+        if src.is_dir():
+            continue
+        dst = out / src.relative_to(EXAMPLE)
+        assert dst.exists(), dst
+        assert stat.S_IMODE(src.stat().st_mode) == stat.S_IMODE(dst.stat().st_mode), dst
+        if src.suffix == ".py":
+            py_compile.compile(str(dst), doraise=True, cfile=str(tmp_path / "x.pyc"))
+        elif src.suffix != ".sh":
+            assert src.read_bytes() == dst.read_bytes(), dst
+
+
+def test_only_expected_tokens_change(run, tmp_path):
+    out, _ = migrate(run, tmp_path)
+    changed_files = 0
+    for src in EXAMPLE.rglob("*.py"):
+        a, b = tokens(src), tokens(out / src.relative_to(EXAMPLE))
+        # Drop the inserted `import torch_npu` from b.
+        cleaned = []
+        i = 0
+        while i < len(b):
+            if b[i] == (tokenize.NAME, "import") and i + 1 < len(b) and b[i + 1] == (tokenize.NAME, "torch_npu"):
+                i += 2
+                continue
+            cleaned.append(b[i])
+            i += 1
+        if len(cleaned) != len(b):
+            changed_files += 1
+        assert len(a) == len(cleaned), src
+        for (ta, sa), (tb, sb) in zip(a, cleaned):
+            assert ta == tb
+            if sa == sb:
+                continue
+            if ta == tokenize.NAME:
+                assert sb in ALLOWED.get(sa, set()), (src, sa, sb)
+            elif ta == tokenize.STRING:
+                # device strings, backends and env names only
+                assert sa.replace("cuda", "npu") == sb or sa.replace("nccl", "hccl") == sb or \
+                    "VISIBLE_DEVICES" in sa or "LAUNCH_BLOCKING" in sa, (src, sa, sb)
+            elif ta == tokenize.COMMENT:
+                pytest.fail(f"comment changed in {src}: {sa!r} -> {sb!r}")
+            else:
+                pytest.fail(f"unexpected change in {src}: {sa!r} -> {sb!r}")
+    assert changed_files >= 3
+
+
+def test_import_torch_npu_inserted_once_per_changed_file(run, tmp_path):
+    out, _ = migrate(run, tmp_path)
+    for src in EXAMPLE.rglob("*.py"):
+        text = (out / src.relative_to(EXAMPLE)).read_text()
+        assert text.count("import torch_npu") <= 1
+        if text != src.read_text():
+            assert text.count("import torch_npu\n") == 1, src
+
+
+def test_second_migration_changes_nothing(run, tmp_path):
+    out, _ = migrate(run, tmp_path)
+    r = run("migrate", str(out), "--check")
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_check_fails_on_cuda_code(run):
+    r = run("migrate", str(EXAMPLE), "--check")
+    assert r.returncode == 1
+
+
+def test_report_lists_changes_and_manual_items(run, tmp_path):
+    migrate(run, tmp_path)
+    doc = json.loads((tmp_path / "changes.json").read_text())
+    assert doc["summary"]["edits"] == len(doc["changes"]) > 0
+    rules = {c["rule"] for c in doc["changes"]}
+    assert {"tensor-cuda-call", "device-string", "nccl-backend", "cuda-amp", "import-torch-npu"} <= rules
+    assert any(m["fix"] == "unsupported" for m in doc["manual"])
+    for c in doc["changes"]:
+        assert c["file"] and c["line"] >= 1 and c["fix"] == "automatic"
+
+
+def test_csv_report(run, tmp_path):
+    out = tmp_path / "o"
+    r = run("migrate", str(EXAMPLE), "-o", str(out), "--report", str(tmp_path / "c.csv"))
+    assert r.returncode == 0
+    import csv
+    rows = list(csv.DictReader(open(tmp_path / "c.csv")))
+    assert rows and set(rows[0]) == {"file", "line", "column", "rule", "before", "after", "fix"}
+
+
+def test_diff_output_applies_with_patch(run, tmp_path):
+    work = tmp_path / "w"
+    subprocess.run(["cp", "-r", str(EXAMPLE), str(work)], check=True)
+    r = run("migrate", str(EXAMPLE), "--dry-run", "--diff")
+    assert r.returncode == 0 and r.stdout.startswith("--- a/")
+    p = subprocess.run(["patch", "-p1", "-d", str(work)], input=r.stdout, text=True, capture_output=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    out = tmp_path / "o"
+    assert run("migrate", str(EXAMPLE), "-o", str(out)).returncode == 0
+    for f in EXAMPLE.rglob("*.py"):
+        assert (work / f.relative_to(EXAMPLE)).read_bytes() == (out / f.relative_to(EXAMPLE)).read_bytes()
+
+
+def test_dry_run_writes_nothing(run, tmp_path):
+    out = tmp_path / "o"
+    r = run("migrate", str(EXAMPLE), "-o", str(out), "--dry-run")
+    assert r.returncode == 0
+    assert not out.exists()
+
+
+def test_refusals(run, tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.py").write_text("x = y.cuda()\n")
+    r = run("migrate", str(src), "-o", str(src / "inside"))
+    assert r.returncode == 2 and "inside" in r.stderr
+    out = tmp_path / "full"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    r = run("migrate", str(src), "-o", str(out))
+    assert r.returncode == 2 and "not empty" in r.stderr
+    assert (out / "keep.txt").read_text() == "mine"
+    r = run("migrate", str(src))
+    assert r.returncode == 2
+
+
+def test_in_place_keeps_backups_and_is_atomic(run, tmp_path):
+    src = tmp_path / "p"
+    src.mkdir()
+    (src / "a.py").write_text("import torch\nx = y.cuda()\n")
+    (src / "b.py").write_text("print('no cuda code here')\n")
+    r = run("migrate", str(src), "--in-place")
+    assert r.returncode == 0, r.stderr
+    assert (src / "a.py").read_text() == "import torch\nimport torch_npu\nx = y.npu()\n"
+    assert (src / "a.py.orig").read_text() == "import torch\nx = y.cuda()\n"
+    assert not (src / "b.py.orig").exists()
+    leftovers = [p.name for p in src.iterdir() if "banjia" in p.name]
+    assert leftovers == []
+
+
+def test_in_place_refuses_to_overwrite_an_existing_backup(run, tmp_path):
+    src = tmp_path / "p"
+    src.mkdir()
+    (src / "a.py").write_text("x = y.cuda()\n")
+    (src / "a.py.orig").write_text("the real original")
+    r = run("migrate", str(src), "--in-place")
+    assert r.returncode == 2 and "a.py.orig" in r.stderr
+    assert (src / "a.py.orig").read_text() == "the real original"
+    assert (src / "a.py").read_text() == "x = y.cuda()\n"
+
+
+def test_permission_denied_output_names_the_file(run, tmp_path):
+    if os.geteuid() == 0:
+        pytest.skip("root ignores directory permissions")
+    src = tmp_path / "p"
+    src.mkdir()
+    (src / "a.py").write_text("x = y.cuda()\n")
+    out = tmp_path / "ro"
+    out.mkdir()
+    out.chmod(0o500)
+    r = run("migrate", str(src), "-o", str(out), "--force")
+    assert r.returncode == 2
+
+
+def test_syntax_error_file_is_copied_unchanged(run, tmp_path):
+    src = tmp_path / "p"
+    src.mkdir()
+    (src / "bad.py").write_text("x = y.cuda(\n")
+    out = tmp_path / "o"
+    r = run("migrate", str(src), "-o", str(out))
+    assert r.returncode == 0
+    assert (out / "bad.py").read_text() == "x = y.cuda(\n"
+    assert "bad.py" in r.stdout
+
+
+def test_shell_script_env_names_translated(run, tmp_path):
+    out, _ = migrate(run, tmp_path)
+    text = (out / "scripts" / "launch.sh").read_text()
+    assert "ASCEND_RT_VISIBLE_DEVICES=0,1,2,3" in text and "CUDA_VISIBLE_DEVICES" not in text
+    assert "PYTORCH_NPU_ALLOC_CONF" in text

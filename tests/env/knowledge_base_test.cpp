@@ -1,0 +1,223 @@
+// The knowledge base: every data/env file loads cleanly, every entry has a source, bad entries are
+// rejected, every rule the code emits is documented, and every variable named in the fact sheet
+// (shared/knowledge/env-vars.md §1-§5) is covered.
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "env/knowledge_base.h"
+
+namespace banjia::env {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The contents of every `...` span in a line's first table column.
+std::vector<std::string> first_column_code_spans(const std::string& line) {
+  std::string first = line.substr(1, line.find(" |", 2));
+  std::vector<std::string> spans;
+  for (size_t open = first.find('`'); open != std::string::npos; open = first.find('`', open + 1)) {
+    size_t close = first.find('`', open + 1);
+    if (close == std::string::npos) break;
+    spans.push_back(first.substr(open + 1, close - open - 1));
+    open = close;
+  }
+  return spans;
+}
+
+// Splits on the separators the fact sheet uses inside spans (", ", "/", "=", quotes, parentheses).
+std::vector<std::string> tokens(const std::string& span) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : span + " ") {
+    if (std::string_view(" ,/;=\"()").find(c) != std::string_view::npos) {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur.push_back(c);
+    }
+  }
+  return out;
+}
+
+bool all_of_chars(const std::string& s, std::string_view allowed) {
+  return !s.empty() && s.find_first_not_of(allowed) == std::string::npos;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::pair<std::string, std::string>> data_files() {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const auto& e : fs::directory_iterator(fs::path(BANJIA_SOURCE_DIR) / "data" / "env"))
+    if (e.path().extension() == ".toml") files.emplace_back(e.path().string(), slurp(e.path()));
+  return files;
+}
+
+TEST(EnvKnowledgeBase, DataFilesLoadWithoutProblems) {
+  auto kb = load_knowledge_base(data_files());
+  for (const auto& p : kb.problems) ADD_FAILURE() << p;
+  EXPECT_GT(kb.vars.size(), 100u);
+  EXPECT_GT(kb.alloc_options.size(), 15u);
+}
+
+TEST(EnvKnowledgeBase, EmbeddedCopyMatchesTheDataDirectory) {
+  auto disk = load_knowledge_base(data_files());
+  const auto& embedded = knowledge_base();
+  EXPECT_TRUE(embedded.problems.empty());
+  EXPECT_EQ(embedded.vars.size(), disk.vars.size());
+  EXPECT_EQ(embedded.rules.size(), disk.rules.size());
+}
+
+TEST(EnvKnowledgeBase, EveryEntryHasASourceThatNamesARealReference) {
+  const auto& kb = knowledge_base();
+  std::vector<std::string> tags;
+  for (const auto& t : kb.tags) tags.push_back(t.name);
+  auto cited = [&](const std::string& s) {
+    if (s.find("http") != std::string::npos || s.find(" : ") != std::string::npos ||
+        s.find("env-vars.md") != std::string::npos)
+      return true;
+    for (const auto& t : tags)
+      if (s.find(t) != std::string::npos) return true;
+    return false;
+  };
+  for (const auto& v : kb.vars) EXPECT_TRUE(cited(v.source)) << v.name << ": " << v.source;
+  for (const auto& o : kb.alloc_options) EXPECT_TRUE(cited(o.source)) << o.name;
+  for (const auto& n : kb.names) EXPECT_TRUE(cited(n.source)) << n.name;
+  for (const auto& c : kb.cuda) EXPECT_TRUE(cited(c.source)) << c.name;
+  for (const auto& a : kb.advice) EXPECT_TRUE(cited(a.source)) << a.name;
+  for (const auto& t : kb.templates)
+    for (const auto& s : t.settings) EXPECT_TRUE(cited(s.source)) << t.scenario << " " << s.name;
+}
+
+TEST(EnvKnowledgeBase, EntryWithoutSourceIsRejected) {
+  auto kb = load_knowledge_base({{"x.toml", R"([[var]]
+name = "X_VAR"
+component = "torch_npu"
+type = "string"
+default = "unset"
+effect = "e"
+class = "production"
+)"}});
+  ASSERT_EQ(kb.problems.size(), 1u);
+  EXPECT_NE(kb.problems[0].find("missing 'source'"), std::string::npos) << kb.problems[0];
+}
+
+TEST(EnvKnowledgeBase, UnknownClassAndBadValueSpecsAreRejected) {
+  auto kb = load_knowledge_base({{"x.toml", R"([[var]]
+name = "A"
+component = "torch_npu"
+type = "enum"
+default = "0"
+effect = "e"
+class = "experimental"
+source = "PTA-doc"
+
+[[var]]
+name = "B"
+component = "GPU"
+type = "int"
+min = 5
+max = 1
+values = ["1"]
+default = "0"
+effect = "e"
+class = "deprecated"
+source = "PTA-doc"
+)"}});
+  std::string all;
+  for (const auto& p : kb.problems) all += p + "\n";
+  EXPECT_NE(all.find("'A'"), std::string::npos);
+  EXPECT_NE(all.find("unknown class"), std::string::npos);
+  EXPECT_NE(all.find("enum without values"), std::string::npos);
+  EXPECT_NE(all.find("unknown component 'GPU'"), std::string::npos);
+  EXPECT_NE(all.find("min > max"), std::string::npos);
+  EXPECT_NE(all.find("values given for a non-enum type"), std::string::npos);
+  EXPECT_NE(all.find("deprecated without replacement"), std::string::npos);
+}
+
+TEST(EnvKnowledgeBase, MalformedTomlIsAProblemNotACrash) {
+  auto kb = load_knowledge_base({{"bad.toml", "[[var]\nname = "}});
+  ASSERT_EQ(kb.problems.size(), 1u);
+  EXPECT_EQ(kb.problems[0].rfind("bad.toml", 0), 0u);
+}
+
+TEST(EnvKnowledgeBase, EveryRuleIdInTheCodeIsDocumented) {
+  const auto& kb = knowledge_base();
+  std::set<std::string> used;
+  for (const auto& e : fs::directory_iterator(fs::path(BANJIA_SOURCE_DIR) / "src" / "env")) {
+    std::string text = slurp(e.path());
+    for (size_t at = text.find("\"env-"); at != std::string::npos; at = text.find("\"env-", at + 1)) {
+      size_t end = text.find('"', at + 1);
+      std::string id = text.substr(at + 1, end - at - 1);
+      if (all_of_chars(id, "abcdefghijklmnopqrstuvwxyz-")) used.insert(id);
+    }
+  }
+  EXPECT_GT(used.size(), 20u);
+  for (const auto& id : used) EXPECT_NO_THROW(kb.rule(id)) << id;
+}
+
+// Every backticked UPPER_CASE name in the first column of the tables in §1-§5 of the fact sheet.
+std::set<std::string> fact_sheet_names() {
+  std::string md = slurp(fs::path(BANJIA_SOURCE_DIR) / ".." / "shared" / "knowledge" / "env-vars.md");
+  size_t from = md.find("## 1. "), to = md.find("## 6. ");
+  std::istringstream lines(md.substr(from, to - from));
+  std::set<std::string> names;
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (!line.starts_with("| `")) continue;
+    for (const auto& span : first_column_code_spans(line))
+      for (const auto& t : tokens(span))
+        if (t.size() >= 3 && t[0] >= 'A' && t[0] <= 'Z' && all_of_chars(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_*"))
+          names.insert(t);
+  }
+  return names;
+}
+
+TEST(EnvKnowledgeBase, CoversEveryVariableOfTheFactSheet) {
+  const auto& kb = knowledge_base();
+  auto names = fact_sheet_names();
+  ASSERT_GT(names.size(), 100u);
+  for (const auto& n : names) {
+    EXPECT_TRUE(kb.var(n) != nullptr) << n << " from env-vars.md has no [[var]] entry";
+  }
+}
+
+TEST(EnvKnowledgeBase, CoversEveryAllocatorOptionOfTheFactSheet) {
+  std::string md = slurp(fs::path(BANJIA_SOURCE_DIR) / ".." / "shared" / "knowledge" / "env-vars.md");
+  size_t from = md.find("## 2. "), to = md.find("## 3. ");
+  std::istringstream lines(md.substr(from, to - from));
+  std::string line;
+  int n = 0;
+  while (std::getline(lines, line)) {
+    if (!line.starts_with("| `")) continue;
+    for (const auto& span : first_column_code_spans(line)) {
+      ASSERT_TRUE(all_of_chars(span, "abcdefghijklmnopqrstuvwxyz0123456789_")) << span;
+      EXPECT_TRUE(knowledge_base().alloc_option(span) != nullptr) << span;
+      ++n;
+    }
+  }
+  EXPECT_GE(n, 19);
+}
+
+TEST(EnvKnowledgeBase, LookupsByFamilyAndKind) {
+  const auto& kb = knowledge_base();
+  ASSERT_NE(kb.var("HCOMM_TA_LINK_TIMEOUT"), nullptr);
+  EXPECT_EQ(kb.var("HCOMM_TA_LINK_TIMEOUT")->name, "HCOMM_TA_*_TIMEOUT");
+  EXPECT_EQ(kb.var("MM_BMM_ND_ENABLE")->cls, VarClass::set_option);
+  EXPECT_EQ(kb.name_info("NPU_FORCE_FP32")->kind, "invented");
+  EXPECT_EQ(kb.cuda_pair("CUDA_VISIBLE_DEVICES")->ascend, "ASCEND_RT_VISIBLE_DEVICES");
+  EXPECT_TRUE(kb.looks_ascendish("NPU_SOMETHING"));
+  EXPECT_FALSE(kb.looks_ascendish("PATH"));
+  EXPECT_THROW(kb.rule("env-no-such-rule"), std::logic_error);
+}
+
+}  // namespace
+}  // namespace banjia::env

@@ -1,0 +1,116 @@
+// CUDA/NCCL -> Ascend rewriting: exact edits, byte-for-byte preservation elsewhere, idempotence.
+#include <gtest/gtest.h>
+
+#include "env/translate.h"
+
+namespace banjia {
+namespace {
+
+std::string translate(std::string_view text, std::vector<ShellEdit>* edits_out = nullptr,
+                      std::vector<Finding>* notes = nullptr) {
+  std::vector<ShellEdit> edits;
+  std::string out = translate_shell_env(text, edits, notes);
+  if (edits_out) *edits_out = edits;
+  return out;
+}
+
+TEST(EnvTranslate, RenamesDocumentedPairsOnly) {
+  std::vector<ShellEdit> edits;
+  std::vector<Finding> notes;
+  std::string out = translate(
+      "export CUDA_VISIBLE_DEVICES=0,1  # gpus\n"
+      "CUDA_LAUNCH_BLOCKING=1 python t.py\n"
+      "export NCCL_SOCKET_IFNAME=eth0 TORCH_NCCL_BLOCKING_WAIT=1\n",
+      &edits, &notes);
+  EXPECT_EQ(out,
+            "export ASCEND_RT_VISIBLE_DEVICES=0,1  # gpus\n"
+            "ASCEND_LAUNCH_BLOCKING=1 python t.py\n"
+            "export NCCL_SOCKET_IFNAME=eth0 TORCH_HCCL_BLOCKING_WAIT=1\n");
+  ASSERT_EQ(edits.size(), 3u);
+  EXPECT_EQ(edits[0].before, "CUDA_VISIBLE_DEVICES");
+  EXPECT_EQ(edits[0].begin, 7u);
+  EXPECT_EQ(edits[0].line, 1);
+  EXPECT_EQ(edits[0].column, 8);
+  EXPECT_EQ(edits[1].line, 2);
+  EXPECT_EQ(edits[1].column, 1);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rule, "env-cuda-no-equivalent");
+  EXPECT_EQ(notes[0].line, 3);
+}
+
+TEST(EnvTranslate, AllocConfDropsOptionsTorchNpuRejects) {
+  std::vector<Finding> notes;
+  std::string out = translate(
+      "export PYTORCH_CUDA_ALLOC_CONF=\"backend:cudaMallocAsync,expandable_segments:True\"\n"
+      "export PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128,roundup_power2_divisions:[256:1,>:8]\n",
+      nullptr, &notes);
+  EXPECT_EQ(out,
+            "export PYTORCH_NPU_ALLOC_CONF=\"expandable_segments:True\"\n"
+            "export PYTORCH_NPU_ALLOC_CONF=max_split_size_mb:128,roundup_power2_divisions:[256:1,>:8]\n");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rule, "env-alloc-unknown-option");
+  EXPECT_NE(notes[0].message.find("backend:cudaMallocAsync"), std::string::npos);
+}
+
+TEST(EnvTranslate, ReferencesAndUnsetFollowTheRename) {
+  std::string out = translate("echo \"${CUDA_VISIBLE_DEVICES:-0}\" $CUDA_VISIBLE_DEVICES\nunset CUDA_VISIBLE_DEVICES\n");
+  EXPECT_EQ(out, "echo \"${ASCEND_RT_VISIBLE_DEVICES:-0}\" $ASCEND_RT_VISIBLE_DEVICES\nunset ASCEND_RT_VISIBLE_DEVICES\n");
+}
+
+TEST(EnvTranslate, ValueMapAndManualPairs) {
+  std::vector<Finding> notes;
+  std::string out = translate("export NCCL_DETERMINISTIC=1 NCCL_ALGO=Ring\n", nullptr, &notes);
+  EXPECT_EQ(out, "export HCCL_DETERMINISTIC=true NCCL_ALGO=Ring\n");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].message.find("HCCL_ALGO"), std::string::npos);
+}
+
+TEST(EnvTranslate, IsIdempotentAndPreservesEverythingElse) {
+  std::string text =
+      "#!/bin/bash\n"
+      "# CUDA_VISIBLE_DEVICES in a comment stays\n"
+      "set -euo pipefail\n"
+      "export  CUDA_VISIBLE_DEVICES='0,1'\t# tab\n"
+      "cat <<EOF\nexport CUDA_VISIBLE_DEVICES=7\nEOF\n"
+      "python train.py \\\n  --devices \"$CUDA_VISIBLE_DEVICES\"\n";
+  std::vector<ShellEdit> edits;
+  std::string once = translate(text, &edits);
+  std::string twice = translate(once);
+  EXPECT_EQ(once, twice);
+  // Undo the edits on the result: the original comes back byte for byte.
+  std::string rebuilt = once;
+  for (const auto& e : edits) {
+    size_t at = e.begin;  // earlier edits are already undone, so offsets are the original ones
+    EXPECT_EQ(rebuilt.substr(at, e.after.size()), e.after);
+    rebuilt.replace(at, e.after.size(), e.before);
+  }
+  EXPECT_EQ(rebuilt, text);
+  EXPECT_NE(once.find("# CUDA_VISIBLE_DEVICES in a comment stays"), std::string::npos);
+  EXPECT_NE(once.find("export CUDA_VISIBLE_DEVICES=7"), std::string::npos);  // here-document body untouched
+  EXPECT_EQ(edits.size(), 2u);
+}
+
+TEST(EnvTranslate, NothingToDoLeavesTextIdentical) {
+  std::vector<ShellEdit> edits;
+  std::string text = "export TASK_QUEUE_ENABLE=2\n";
+  EXPECT_EQ(translate_shell_env(text, edits), text);
+  EXPECT_TRUE(edits.empty());
+}
+
+TEST(EnvTranslate, DockerfileAndDotenv) {
+  std::vector<ShellEdit> edits;
+  EXPECT_EQ(translate_env_file("ENV CUDA_VISIBLE_DEVICES=0 \\\n    CUDA_LAUNCH_BLOCKING=0\n", env::EnvFileKind::dockerfile, edits),
+            "ENV ASCEND_RT_VISIBLE_DEVICES=0 \\\n    ASCEND_LAUNCH_BLOCKING=0\n");
+  EXPECT_EQ(translate_env_file("CUDA_VISIBLE_DEVICES=2,3\n", env::EnvFileKind::dotenv, edits),
+            "ASCEND_RT_VISIBLE_DEVICES=2,3\n");
+}
+
+TEST(EnvTranslate, AscendEquivalentForPythonCode) {
+  EXPECT_EQ(ascend_equivalent("CUDA_VISIBLE_DEVICES"), "ASCEND_RT_VISIBLE_DEVICES");
+  EXPECT_EQ(ascend_equivalent("PYTORCH_CUDA_ALLOC_CONF"), "PYTORCH_NPU_ALLOC_CONF");
+  EXPECT_EQ(ascend_equivalent("NCCL_ALGO"), std::nullopt);  // different syntax: not automatic
+  EXPECT_EQ(ascend_equivalent("PATH"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace banjia

@@ -1,0 +1,69 @@
+// Every rule's before/after fixtures (data/rules/*.toml) are executed: `scan` must report the rule
+// on `before` (or must not, for `none` examples) and `migrate` must turn `before` into `after`.
+// Automatic rules must have at least one before/after pair.
+#include <gtest/gtest.h>
+
+#include "migrate/python_rewriter.h"
+#include "scan/python_scanner.h"
+#include "scan/rule_catalog.h"
+
+using banjia::scan::RuleCatalog;
+
+namespace {
+
+bool has_rule(const std::vector<banjia::Finding>& fs, const std::string& id) {
+  for (const auto& f : fs)
+    if (f.rule == id) return true;
+  return false;
+}
+
+std::string dump(const std::vector<banjia::Finding>& fs) {
+  std::string s;
+  for (const auto& f : fs) s += "  " + f.rule + " @" + std::to_string(f.line) + ":" + std::to_string(f.column) + "\n";
+  return s;
+}
+
+bool python_rule(const banjia::scan::Rule& r) {
+  using banjia::scan::MatchKind;
+  return r.match != MatchKind::cuda_kernel && r.match != MatchKind::op_registration &&
+         r.match != MatchKind::requirement;
+}
+
+}  // namespace
+
+TEST(RuleExamples, EveryPythonRuleHasAnExample) {
+  for (const auto& r : RuleCatalog::builtin().rules()) {
+    if (!python_rule(r)) continue;
+    EXPECT_FALSE(r.examples.empty()) << r.id << " has no example in " << r.data_file;
+    if (r.fix == banjia::FixKind::automatic) {
+      bool has_after = false;
+      for (const auto& e : r.examples) has_after = has_after || e.after.has_value();
+      EXPECT_TRUE(has_after) << r.id << ": an automatic rule needs a before/after example";
+    }
+  }
+}
+
+TEST(RuleExamples, ScanFindsEachExample) {
+  const auto& rules = RuleCatalog::builtin();
+  for (const auto& r : rules.rules()) {
+    for (const auto& e : r.examples) {
+      std::vector<banjia::Finding> out;
+      banjia::scan::scan_python(e.before, "example.py", rules, out);
+      if (e.none) EXPECT_FALSE(has_rule(out, r.id)) << r.id << " must not fire on:\n" << e.before << dump(out);
+      else EXPECT_TRUE(has_rule(out, r.id)) << r.id << " must fire on:\n" << e.before << "got:\n" << dump(out);
+    }
+  }
+}
+
+TEST(RuleExamples, MigrateRewritesBeforeIntoAfter) {
+  const auto& rules = RuleCatalog::builtin();
+  banjia::migrate::RewriteOptions opt;
+  opt.insert_import = false;  // the import insertion has its own tests
+  for (const auto& r : rules.rules()) {
+    for (const auto& e : r.examples) {
+      auto fr = banjia::migrate::rewrite_python(e.before, "example.py", rules, opt);
+      std::string expected = e.after.value_or(e.before);
+      EXPECT_EQ(fr.rewritten, expected) << r.id << " on:\n" << e.before;
+    }
+  }
+}
