@@ -64,7 +64,7 @@ void fill_op_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& opt) 
     if (t.ts[a] != t.ts[b]) return t.ts[a] < t.ts[b];
     return t.dur[a] > t.dur[b];
   });
-  std::vector<int64_t> self(t.size() ? ops.size() : 0);
+  std::vector<int64_t> self(ops.size());
   std::vector<size_t> stack;  // positions in `ops`
   for (size_t p = 0; p < ops.size(); ++p) {
     size_t i = ops[p];
