@@ -1,8 +1,53 @@
-// `banjia trace`: not implemented yet; registers nothing so --help does not list it.
+// `banjia trace`: summary (per step breakdown + advisors, cluster view for several ranks) and
+// compare (baseline vs target).
+#include <CLI/CLI.hpp>
+
+#include "cli/output_options.h"
 #include "cli/verbs.h"
+#include "common/errors.h"
+#include "common/report.h"
+#include "trace/trace_commands.h"
 
 namespace banjia {
 
-void register_trace(CLI::App& /*app*/, int& /*exit_code*/) {}
+void register_trace(CLI::App& app, int& exit_code) {
+  auto* trace = app.add_subcommand("trace", "Analyse GPU (Kineto) and Ascend NPU (torch_npu) profiler traces");
+  trace->require_subcommand(1);
+
+  static trace::SummaryArgs sargs;
+  static OutputOptions sout;
+  auto* summary = trace->add_subcommand("summary", "Per-step device time breakdown, top ops/kernels, launch and sync statistics, advisor findings");
+  summary->add_option("traces", sargs.inputs,
+                      "Kineto .json/.json.gz, torch_npu *_ascend_pt or ASCEND_PROFILER_OUTPUT dir, ascend_pytorch_profiler_*.db, or a dir of ranks")
+      ->required();
+  summary->add_option("--top", sargs.top, "Rows in the top-ops and top-kernels tables")->capture_default_str();
+  summary->add_option("--table", sargs.csv_table, "Table written by --format csv: steps, ops, kernels, classes")
+      ->check(CLI::IsMember({"steps", "ops", "kernels", "classes"}))->capture_default_str();
+  summary->add_option("--html", sargs.html, "Also write a self-contained HTML report to FILE")->option_text("FILE");
+  summary->add_option("-j,--jobs", sargs.jobs, "Traces read in parallel (default: all cores)");
+  sout.add_to(summary, {"text", "json", "csv"}, "none");
+  summary->footer(
+      "Examples:\n"
+      "  banjia trace summary run.pt.trace.json.gz\n"
+      "  banjia trace summary rank0_ascend_pt --format json -o summary.json\n"
+      "  banjia trace summary ranks/ --html cluster.html --fail-on warning");
+  summary->callback([&exit_code] { exit_code = trace::run_summary(sargs, sout); });
+
+  static trace::CompareArgs cargs;
+  static OutputOptions cout_opts;
+  auto* compare = trace->add_subcommand("compare", "Compare two traces (GPU vs NPU, before vs after): steps, breakdown, kernel classes, op types");
+  compare->add_option("baseline", cargs.baseline, "Baseline trace (file or profiler dir)")->required();
+  compare->add_option("target", cargs.target, "Target trace (file or profiler dir)")->required();
+  compare->add_option("--map", cargs.map_file, "TOML or CSV file mapping op names: baseline,target per line")->option_text("FILE");
+  compare->add_option("--top", cargs.top, "Op rows shown in text output")->capture_default_str();
+  compare->add_option("--html", cargs.html, "Also write a self-contained HTML report to FILE")->option_text("FILE");
+  cout_opts.add_to(compare, {"text", "json", "csv"}, "none");
+  compare->footer(
+      "Examples:\n"
+      "  banjia trace compare gpu.pt.trace.json.gz rank0_ascend_pt\n"
+      "  banjia trace compare before.json.gz after.json.gz --format csv -o ops.csv\n"
+      "  banjia trace compare gpu.json.gz npu_dir --map names.csv --html compare.html");
+  compare->callback([&exit_code] { exit_code = trace::run_compare(cargs, cout_opts); });
+}
 
 }  // namespace banjia

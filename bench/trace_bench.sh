@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark: `banjia trace summary` vs Python's json.load alone, on a ~1 GB Kineto trace
+# synthesised from a real fixture (bench/trace_synth.py). Prints medians, throughput, ratio and peak
+# RSS (/usr/bin/time -v "Maximum resident set size").
+#   bench/trace_bench.sh [SIZE_MB=1000] [RUNS=5] [PY_RUNS=3]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SIZE_MB=${1:-1000}
+RUNS=${2:-5}
+PY_RUNS=${3:-3}
+BIN=${BANJIA_BIN:-build/src/banjia}
+SRC=../shared/fixtures/gpu-h200/traces/resnet50_fp32.json.gz
+TRACE=${TRACE:-/tmp/banjia_trace_bench_${SIZE_MB}mb.json}
+[ -f "$TRACE" ] || /usr/bin/python3 bench/trace_synth.py "$SRC" "$TRACE" "$SIZE_MB"
+BYTES=$(stat -c %s "$TRACE")
+cat "$TRACE" > /dev/null  # page cache warm for both tools
+
+measure() {  # prints "seconds max_rss_kb cpu_seconds" for one run of "$@"
+  local log
+  log=$(mktemp)
+  /usr/bin/time -v "$@" > /dev/null 2> "$log"
+  local wall rss
+  wall=$(grep "Elapsed (wall clock)" "$log" | awk '{print $NF}' | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
+  rss=$(grep "Maximum resident set size" "$log" | awk '{print $NF}')
+  cpu=$(grep -E "(User|System) time" "$log" | awk '{s += $NF} END {print s}')
+  rm -f "$log"
+  echo "$wall $rss $cpu"
+}
+
+median() { sort -n | awk '{a[NR]=$1} END { if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2 }'; }
+
+b_times=(); b_cpu=(); b_rss=0
+for _ in $(seq "$RUNS"); do
+  read -r t r c < <(measure "$BIN" trace summary "$TRACE" --format json -o /dev/null)
+  b_times+=("$t"); b_cpu+=("$c"); [ "$r" -gt "$b_rss" ] && b_rss=$r
+done
+p_times=(); p_rss=0
+for _ in $(seq "$PY_RUNS"); do
+  read -r t r c < <(measure /usr/bin/python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TRACE")
+  p_times+=("$t"); [ "$r" -gt "$p_rss" ] && p_rss=$r
+done
+b_med=$(printf '%s\n' "${b_times[@]}" | median)
+b_cpu_med=$(printf '%s\n' "${b_cpu[@]}" | median)
+p_med=$(printf '%s\n' "${p_times[@]}" | median)
+awk -v bytes="$BYTES" -v bc="$b_cpu_med" -v b="$b_med" -v p="$p_med" -v br="$b_rss" -v pr="$p_rss" -v bt="${b_times[*]}" \
+    -v pt="${p_times[*]}" -v cores="$(nproc)" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" 'BEGIN {
+  printf "file: %.1f MB, %s cores, load average %s\n", bytes/1e6, cores, load
+  printf "| tool | runs (s) | median (s) | throughput | peak RSS | RSS / file |\n|---|---|---|---|---|---|\n"
+  printf "| banjia trace summary | %s | %.2f | %.2f GB/s | %.0f MB | %.2fx |\n", bt, b, bytes/b/1e9, br/1024, br*1024/bytes
+  printf "| python3 json.load | %s | %.2f | %.2f GB/s | %.0f MB | %.2fx |\n", pt, p, bytes/p/1e9, pr/1024, pr*1024/bytes
+  printf "speed-up over json.load: %.1fx\n", p/b
+  printf "banjia CPU time (user+sys) median %.2f s: %.2f GB/s per CPU-second; upper bound on 2 idle cores if all work were parallel: %.2f GB/s\n", bc, bytes/bc/1e9, 2*bytes/bc/1e9
+}'

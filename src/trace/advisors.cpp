@@ -1,0 +1,185 @@
+#include "trace/advisors.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "trace/id_map.h"
+
+namespace banjia::trace {
+
+namespace {
+constexpr double kUs = 1000.0;
+
+Finding make(const AdvisorRule& r, const Summary& s, std::string detail, std::string evidence, double saving_us) {
+  Finding f;
+  f.file = s.file;
+  f.rule = r.id;
+  f.category = "performance";
+  f.severity = parse_severity(r.severity).value_or(Severity::warning);
+  f.fix = FixKind::advisory;
+  f.message = r.message + (detail.empty() ? "" : ": " + detail);
+  f.suggestion = r.advice;
+  f.source = r.source;
+  f.evidence = std::move(evidence);
+  f.est_saving_us = std::max(0.0, saving_us);
+  return f;
+}
+
+std::string step_name(const Summary& s, int32_t st) { return st >= 0 ? s.steps[st].name : std::string("trace"); }
+
+// Innermost host op for each External id (kernels and runtime calls carry the id of the op that
+// launched them).
+IdMap ops_by_external_id(const TraceData& t) {
+  IdMap m(t.size() / 4);
+  for (size_t i = 0; i < t.size(); ++i)
+    if (t.kind[i] == Kind::host_op && t.ext_id[i] != kNone) m.set(t.ext_id[i], static_cast<int64_t>(i));
+  return m;
+}
+
+double median(std::vector<double> v) { return dist_stats(std::move(v)).median_us; }
+
+void small_gemm_batching(SummaryContext& ctx, Summary& s, const AdvisorRule& r) {
+  const TraceData& t = ctx.t;
+  auto ops = ops_by_external_id(t);
+  // Calls are counted by launching op (one aten::mm may launch a GEMM and a split-K reduction).
+  struct Group { std::vector<double> durs; std::set<int64_t> calls; int64_t first = INT64_MAX, last = INT64_MIN; uint32_t kname = 0; };
+  std::map<std::tuple<int32_t, uint32_t, uint32_t>, Group> groups;  // step, op name (or kernel), shape
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t.kind[i] != Kind::kernel || kernel_class_names()[ctx.class_index(i)] != "gemm") continue;
+    uint32_t who = t.name[i], shape = 0;
+    if (const int64_t* op = t.ext_id[i] != kNone ? ops.find(t.ext_id[i]) : nullptr) {
+      who = t.name[*op];
+      shape = t.shape[*op];
+    }
+    Group& g = groups[{ctx.step[i], who, shape}];
+    g.durs.push_back(t.dur[i] / kUs);
+    g.calls.insert(t.ext_id[i] != kNone ? t.ext_id[i] : -static_cast<int64_t>(i) - 1);
+    g.first = std::min(g.first, t.ts[i]);
+    g.last = std::max(g.last, t.ts[i] + t.dur[i]);
+    g.kname = t.name[i];
+  }
+  for (auto& [key, g] : groups) {
+    double med = median(g.durs);
+    if (g.calls.size() < r.param("min_repeats") || med > r.param("max_median_kernel_us")) continue;
+    auto [st, who, shape] = key;
+    double longest = *std::max_element(g.durs.begin(), g.durs.end());
+    double span = (g.last - g.first) / kUs;
+    std::string ev = fmt::format("{}: {} x {} {} ({} GEMM kernels, e.g. {}), median {:.2f} us, device span {:.1f} us",
+                                 step_name(s, st), g.calls.size(), t.strings.view(who), shape ? t.strings.view(shape) : "",
+                                 g.durs.size(),
+                                 t.strings.view(g.kname).substr(0, 80), med, span);
+    s.findings.push_back(make(r, s, fmt::format("{} x {} in {}", g.calls.size(), t.strings.view(who), step_name(s, st)),
+                              ev, span - longest));
+  }
+}
+
+bool is_conv_op(std::string_view n) { return n == "aten::convolution"; }
+
+// First dimension of the first input in a Kineto "Input Dims" value such as [[1, 3, 32, 32], [...]].
+std::optional<long> batch_of(std::string_view dims) {
+  size_t p = dims.find_first_of("0123456789");
+  size_t open = dims.find("[[");
+  if (open == std::string_view::npos || p == std::string_view::npos || dims.find(']') < p) return std::nullopt;
+  return std::strtol(std::string(dims.substr(p, 12)).c_str(), nullptr, 10);
+}
+
+void conv_in_loop(SummaryContext& ctx, Summary& s, const AdvisorRule& r) {
+  const TraceData& t = ctx.t;
+  struct Group { size_t count = 0; double total = 0, longest = 0; };
+  std::map<std::pair<int32_t, uint32_t>, Group> groups;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t.kind[i] != Kind::host_op || !is_conv_op(t.name_of(i)) || !t.shape[i]) continue;
+    auto b = batch_of(t.strings.view(t.shape[i]));
+    if (!b || *b != 1) continue;
+    Group& g = groups[{ctx.step_at(t.ts[i]), t.shape[i]}];
+    ++g.count;
+    g.total += t.dur[i] / kUs;
+    g.longest = std::max(g.longest, t.dur[i] / kUs);
+  }
+  for (auto& [key, g] : groups) {
+    if (g.count < r.param("min_repeats")) continue;
+    std::string ev = fmt::format("{}: {} x aten::convolution with batch-1 input {}, host time {:.1f} us",
+                                 step_name(s, key.first), g.count, t.strings.view(key.second), g.total);
+    s.findings.push_back(make(r, s, fmt::format("{} batch-1 convolutions in {}", g.count, step_name(s, key.first)), ev,
+                              g.total - g.longest));
+  }
+}
+
+void host_device_sync(SummaryContext& ctx, Summary& s, const AdvisorRule& r) {
+  const TraceData& t = ctx.t;
+  size_t n = s.steps.size() + 1;  // last slot: events outside any step
+  std::vector<size_t> small(n), syncs(n);
+  std::vector<double> cost(n);
+  auto slot = [&](int32_t st) { return st >= 0 ? static_cast<size_t>(st) : n - 1; };
+  for (size_t i = 0; i < t.size(); ++i) {
+    Kind k = t.kind[i];
+    if (k == Kind::memcpy) {
+      std::string_view nm = t.name_of(i);
+      bool hd = nm.find("HtoD") != std::string_view::npos || nm.find("DtoH") != std::string_view::npos;
+      if (hd && t.bytes[i] != kNone && t.bytes[i] <= r.param("max_transfer_bytes")) {
+        ++small[slot(ctx.step[i])];
+        cost[slot(ctx.step[i])] += t.dur[i] / kUs;
+      }
+    } else if ((k == Kind::runtime || k == Kind::host_op) && (ctx.flags(i) & 1)) {
+      size_t sl = slot(ctx.step_at(t.ts[i]));
+      ++syncs[sl];
+      cost[sl] += t.dur[i] / kUs;
+    }
+  }
+  for (size_t k = 0; k < n; ++k) {
+    if (small[k] < r.param("min_transfers") || syncs[k] < r.param("min_syncs")) continue;
+    std::string name = k + 1 < n ? s.steps[k].name : "outside steps";
+    std::string ev = fmt::format("{}: {} small (<= {:.0f} B) H2D/D2H copies, {} sync points; blocking + copy time {:.1f} us",
+                                 name, small[k], r.param("max_transfer_bytes"), syncs[k], cost[k]);
+    s.findings.push_back(make(r, s, fmt::format("{} transfers and {} syncs in {}", small[k], syncs[k], name), ev, cost[k]));
+  }
+}
+
+void step_rules(Summary& s, const TraceRules& rules) {
+  const AdvisorRule* hb = rules.advisor("host-bound");
+  const AdvisorRule* xs = rules.advisor("excessive-sync");
+  const AdvisorRule* cno = rules.advisor("comm-not-overlapped");
+  for (auto& st : s.steps) {
+    const Breakdown& b = st.breakdown;
+    if (hb && b.wall_us > 0 && st.kernels >= hb->param("min_kernels") &&
+        b.busy_us() / b.wall_us < hb->param("max_busy_ratio") && st.kernel_median_us < hb->param("max_median_kernel_us"))
+      s.findings.push_back(make(*hb, s, st.name,
+                                fmt::format("{}: device busy {:.1f} of {:.1f} us ({:.1f}%), {} kernels, median {:.2f} us",
+                                            st.name, b.busy_us(), b.wall_us, 100 * b.busy_us() / b.wall_us, st.kernels,
+                                            st.kernel_median_us),
+                                b.idle_us));
+    if (xs && st.sync_points >= xs->param("min_syncs_per_step"))
+      s.findings.push_back(make(*xs, s, st.name, fmt::format("{}: {} sync points", st.name, st.sync_points), 0));
+    if (cno && b.wall_us > 0 && b.comm_us / b.wall_us >= cno->param("min_share"))
+      s.findings.push_back(make(*cno, s, st.name,
+                                fmt::format("{}: communication not overlapped {:.1f} us of {:.1f} us ({:.1f}%)", st.name,
+                                            b.comm_us, b.wall_us, 100 * b.comm_us / b.wall_us),
+                                b.comm_us));
+  }
+}
+
+void npu_rules(Summary& s, const TraceRules& rules) {
+  if (const AdvisorRule* r = rules.advisor("recompilation"); r && s.overall.compile_events >= r->param("min_compiles"))
+    s.findings.push_back(make(*r, s, "", fmt::format("{} aclopCompileAndExecute events", s.overall.compile_events), 0));
+  if (!s.npu) return;
+  if (const AdvisorRule* r = rules.advisor("aicpu-fallback"); r && s.npu->ai_cpu_slow_tasks > 0)
+    s.findings.push_back(make(*r, s, "",
+                              fmt::format("{} AI_CPU tasks ({} of them >= {:.0f} us), {:.1f} us in total", s.npu->ai_cpu_tasks,
+                                          s.npu->ai_cpu_slow_tasks, r->param("min_task_us"), s.npu->ai_cpu_us),
+                              s.npu->ai_cpu_us));
+}
+}  // namespace
+
+void run_advisors(SummaryContext& ctx, Summary& s) {
+  const TraceRules& rules = ctx.rules;
+  if (auto* r = rules.advisor("small-gemm-batching")) small_gemm_batching(ctx, s, *r);
+  if (auto* r = rules.advisor("conv-in-loop")) conv_in_loop(ctx, s, *r);
+  if (auto* r = rules.advisor("host-device-sync")) host_device_sync(ctx, s, *r);
+  step_rules(s, rules);
+  npu_rules(s, rules);
+}
+
+}  // namespace banjia::trace

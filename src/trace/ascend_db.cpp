@@ -1,0 +1,159 @@
+#include "trace/ascend_db.h"
+
+#include <sqlite3.h>
+#include <unordered_map>
+
+#include "common/errors.h"
+#include "trace/decimal_time.h"
+
+namespace banjia::trace {
+
+namespace {
+class Db {
+ public:
+  explicit Db(const std::filesystem::path& p) : file_(p.string()) {
+    if (sqlite3_open_v2(file_.c_str(), &db_, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK)
+      throw InputError(file_, "cannot open SQLite database");
+  }
+  ~Db() { sqlite3_close(db_); }
+  Db(const Db&) = delete;
+  Db& operator=(const Db&) = delete;
+
+  bool has_table(const char* name) {
+    bool found = false;
+    query("SELECT 1 FROM sqlite_master WHERE type='table' AND name='" + std::string(name) + "'",
+          [&](sqlite3_stmt*) { found = true; });
+    return found;
+  }
+
+  template <class Fn>
+  void query(const std::string& sql, Fn&& fn) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
+      throw InputError(file_, std::string("not a readable torch_npu profiler database (") + sqlite3_errmsg(db_) + ")");
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) fn(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) throw InputError(file_, std::string("SQLite error: ") + sqlite3_errmsg(db_));
+  }
+
+ private:
+  std::string file_;
+  sqlite3* db_ = nullptr;
+};
+
+// Columns may be INTEGER or TEXT (PYTORCH_API.startNs is text in real exports).
+int64_t col_i64(sqlite3_stmt* st, int c) {
+  if (sqlite3_column_type(st, c) == SQLITE_TEXT) {
+    auto* s = reinterpret_cast<const char*>(sqlite3_column_text(st, c));
+    auto v = parse_u64(s ? s : "");
+    return v ? static_cast<int64_t>(*v) : kNone;
+  }
+  if (sqlite3_column_type(st, c) == SQLITE_NULL) return kNone;
+  return sqlite3_column_int64(st, c);
+}
+
+constexpr int64_t kPython = 1, kCann = 2, kHardware = 3, kHccl = 4, kOverlap = 5;
+}  // namespace
+
+TraceData read_ascend_db(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  {
+    FILE* f = std::fopen(file.c_str(), "rb");
+    char magic[16] = {};
+    size_t got = f ? std::fread(magic, 1, 16, f) : 0;
+    if (f) std::fclose(f);
+    if (got < 16 || std::string_view(magic, 15) != "SQLite format 3") throw InputError(file, "not an SQLite database");
+  }
+  Db db(path);
+  for (const char* t : {"STRING_IDS", "TASK"})
+    if (!db.has_table(t)) throw InputError(file, std::string("not a torch_npu profiler database (no ") + t + " table)");
+  TraceData t;
+  t.file = file;
+  t.format = "torch_npu";
+  t.process_names = {{kPython, "Python"}, {kCann, "CANN"}, {kHardware, "Ascend Hardware"}, {kHccl, "HCCL"}, {kOverlap, "Overlap Analysis"}};
+  t.process_labels = {{kPython, "CPU"}, {kCann, "CPU"}, {kHardware, "NPU"}, {kHccl, "NPU"}, {kOverlap, "NPU"}};
+  std::unordered_map<int64_t, uint32_t> sid;  // STRING_IDS id -> interned
+  db.query("SELECT id, value FROM STRING_IDS", [&](sqlite3_stmt* st) {
+    auto* v = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
+    sid[sqlite3_column_int64(st, 0)] = t.strings.intern(v ? v : "");
+  });
+  auto str = [&](sqlite3_stmt* st, int c) -> uint32_t {
+    if (sqlite3_column_type(st, c) == SQLITE_NULL) return 0;
+    auto it = sid.find(sqlite3_column_int64(st, c));
+    return it == sid.end() ? 0 : it->second;
+  };
+  auto push = [&](uint32_t name, uint32_t cat, int64_t s, int64_t e, int64_t pid, int64_t tid, uint32_t task, int64_t corr) {
+    if (s == kNone || e == kNone) {
+      ++t.missing_fields;
+      return;
+    }
+    if (e < s) {
+      ++t.negative_durations;
+      e = s;
+    }
+    t.name.push_back(name);
+    t.cat.push_back(cat);
+    t.shape.push_back(0);
+    t.task_type.push_back(task);
+    t.ts.push_back(s);
+    t.dur.push_back(e - s);
+    t.pid.push_back(pid);
+    t.tid.push_back(tid);
+    t.corr.push_back(corr);
+    t.ext_id.push_back(kNone);
+    t.bytes.push_back(kNone);
+  };
+  uint32_t cpu_op = t.strings.intern("cpu_op"), python = t.strings.intern("python_function"),
+           queue = t.strings.intern("enqueue");
+  // PYTORCH_API.type (ENUM_API_TYPE): 50001 op, 50002 queue, 50003 trace (Python functions).
+  if (db.has_table("PYTORCH_API"))
+    db.query("SELECT startNs, endNs, globalTid, name, type FROM PYTORCH_API", [&](sqlite3_stmt* st) {
+      int64_t ty = sqlite3_column_int64(st, 4);
+      uint32_t cat = ty == 50001 ? cpu_op : ty == 50003 ? python : queue;
+      push(str(st, 3), cat, col_i64(st, 0), col_i64(st, 1), kPython, col_i64(st, 2), 0, kNone);
+    });
+  if (db.has_table("CANN_API"))
+    db.query("SELECT startNs, endNs, globalTid, name, connectionId FROM CANN_API", [&](sqlite3_stmt* st) {
+      push(str(st, 3), 0, col_i64(st, 0), col_i64(st, 1), kCann, col_i64(st, 2), 0, col_i64(st, 4));
+    });
+  // Device tasks; communication tasks are represented by COMMUNICATION_OP instead.
+  std::string comm_filter = db.has_table("COMMUNICATION_TASK_INFO")
+                                ? " WHERE t.globalTaskId NOT IN (SELECT globalTaskId FROM COMMUNICATION_TASK_INFO)" : "";
+  bool has_info = db.has_table("COMPUTE_TASK_INFO");
+  std::string sql = has_info ? "SELECT t.startNs, t.endNs, t.streamId, t.taskType, t.connectionId, c.name, c.taskType "
+                               "FROM TASK t LEFT JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = t.globalTaskId"
+                             : "SELECT t.startNs, t.endNs, t.streamId, t.taskType, t.connectionId, NULL, NULL FROM TASK t";
+  db.query(sql + comm_filter, [&](sqlite3_stmt* st) {
+    uint32_t task = str(st, 3), name = str(st, 5), info_type = str(st, 6);
+    // Tasks without COMPUTE_TASK_INFO are copies (kept) or stream bookkeeping / comm (dropped).
+    std::string_view tt = t.strings.view(task);
+    if (!name && tt != "MEMCPY_ASYNC" && tt != "SDMA" && tt != "SDMA_SQE" && tt != "PCIE_DMA_SQE") return;
+    push(name ? name : task, 0, col_i64(st, 0), col_i64(st, 1), kHardware, col_i64(st, 2), info_type ? info_type : task,
+         col_i64(st, 4));
+  });
+  if (db.has_table("COMMUNICATION_OP"))
+    db.query("SELECT startNs, endNs, opName, groupName FROM COMMUNICATION_OP", [&](sqlite3_stmt* st) {
+      push(str(st, 2), 0, col_i64(st, 0), col_i64(st, 1), kHccl, 0, 0, kNone);
+    });
+  if (db.has_table("STEP_TIME"))
+    db.query("SELECT id, startNs, endNs FROM STEP_TIME", [&](sqlite3_stmt* st) {
+      push(t.strings.intern("ProfilerStep#" + std::to_string(sqlite3_column_int64(st, 0))), cpu_op, col_i64(st, 1),
+           col_i64(st, 2), kPython, 0, 0, kNone);
+    });
+  // OVERLAP_ANALYSIS.type: 0 Computing, 1 Communication, 2 Communication(Not Overlapped), 3 Free
+  // (the sums per type equal analysis.db StepTraceTime's computing / communication / ... columns).
+  if (db.has_table("OVERLAP_ANALYSIS")) {
+    const uint32_t names[4] = {t.strings.intern("Computing"), t.strings.intern("Communication"),
+                               t.strings.intern("Communication(Not Overlapped)"), t.strings.intern("Free")};
+    db.query("SELECT startNs, endNs, type FROM OVERLAP_ANALYSIS", [&](sqlite3_stmt* st) {
+      int64_t ty = sqlite3_column_int64(st, 2);
+      if (ty >= 0 && ty < 4) push(names[ty], 0, col_i64(st, 0), col_i64(st, 1), kOverlap, ty, 0, kNone);
+    });
+  }
+  if (t.size() == 0) throw InputError(file, "profiler database holds no events");
+  t.classify();
+  return t;
+}
+
+}  // namespace banjia::trace

@@ -1,0 +1,147 @@
+#include "trace/compare.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <unordered_map>
+
+#include "common/csv_reader.h"
+#include "common/errors.h"
+#include "common/file_io.h"
+#include "common/report.h"
+#include "trace/trace_rules.h"
+
+namespace banjia::trace {
+
+std::map<std::string, std::string> read_name_map(const std::string& path) {
+  std::string text = read_file(path);
+  std::string kept;  // drop comment lines before CSV parsing
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    std::string_view line(text.data() + pos, (nl == std::string::npos ? text.size() : nl) - pos);
+    if (!trim_cell(line).starts_with("#")) kept.append(line).push_back('\n');
+    pos = nl == std::string::npos ? text.size() : nl + 1;
+  }
+  CsvTable t = parse_csv("baseline,target\n" + kept, path);
+  std::map<std::string, std::string> m;
+  for (auto& row : t.rows) {
+    if (row.size() == 1 && trim_cell(row[0]).empty()) continue;
+    if (row.size() < 2 || trim_cell(row[0]).empty() || trim_cell(row[1]).empty())
+      throw InputError(path, "each line must be 'baseline_name,target_name'");
+    m[std::string(trim_cell(row[1]))] = std::string(trim_cell(row[0]));
+  }
+  return m;
+}
+
+namespace {
+struct Mean {
+  Breakdown b;
+};
+
+Breakdown mean_step(const Summary& s) {
+  Breakdown m;
+  if (s.steps.empty()) return s.overall.breakdown;
+  for (auto& st : s.steps) {
+    m.wall_us += st.breakdown.wall_us;
+    m.compute_us += st.breakdown.compute_us;
+    m.comm_us += st.breakdown.comm_us;
+    m.memory_us += st.breakdown.memory_us;
+    m.idle_us += st.breakdown.idle_us;
+  }
+  double n = static_cast<double>(s.steps.size());
+  m.wall_us /= n, m.compute_us /= n, m.comm_us /= n, m.memory_us /= n, m.idle_us /= n;
+  return m;
+}
+
+std::string ratio_text(const CompareRow& r) {
+  auto q = r.ratio();
+  return q ? fmt::format("{:.2f}x", *q) : std::string("new");
+}
+}  // namespace
+
+Comparison compare_summaries(const Summary& base, const Summary& target,
+                             const std::map<std::string, std::string>& target_to_base) {
+  Comparison c;
+  c.baseline = base.file;
+  c.target = target.file;
+  Breakdown b = mean_step(base), t = mean_step(target);
+  for (auto [name, f] : {std::pair{"step_wall_us", &Breakdown::wall_us}, std::pair{"compute_us", &Breakdown::compute_us},
+                         std::pair{"comm_us", &Breakdown::comm_us}, std::pair{"memory_us", &Breakdown::memory_us},
+                         std::pair{"idle_us", &Breakdown::idle_us}})
+    c.metrics.push_back(CompareRow{name, 1, 1, b.*f, t.*f});
+  for (size_t i = 0; i < base.classes.size() && i < target.classes.size(); ++i)
+    c.classes.push_back(CompareRow{base.classes[i].name, base.classes[i].count, target.classes[i].count,
+                                   base.classes[i].total_us, target.classes[i].total_us});
+  // Hash join on the (mapped) op name.
+  std::unordered_map<std::string, size_t> index;
+  auto row_for = [&](const std::string& name) -> CompareRow& {
+    auto [it, fresh] = index.try_emplace(name, c.ops.size());
+    if (fresh) c.ops.push_back(CompareRow{name});
+    return c.ops[it->second];
+  };
+  for (auto& op : base.ops) {
+    CompareRow& r = row_for(op.name);
+    r.base_count += op.count;
+    r.base_us += op.total_us;
+  }
+  for (auto& op : target.ops) {
+    auto m = target_to_base.find(op.name);
+    CompareRow& r = row_for(m == target_to_base.end() ? op.name : m->second);
+    r.target_count += op.count;
+    r.target_us += op.total_us;
+  }
+  std::sort(c.ops.begin(), c.ops.end(), [](const CompareRow& x, const CompareRow& y) {
+    return x.delta_us() != y.delta_us() ? x.delta_us() > y.delta_us() : x.name < y.name;
+  });
+  return c;
+}
+
+void write_comparison_json(JsonWriter& w, const Comparison& c) {
+  auto rows = [&](const char* key, const std::vector<CompareRow>& v, bool counts) {
+    w.key(key).begin_array();
+    for (auto& r : v) {
+      w.begin_object().field("name", r.name);
+      if (counts) w.field("baseline_count", r.base_count).field("target_count", r.target_count);
+      w.field("baseline_us", r.base_us).field("target_us", r.target_us).field("delta_us", r.delta_us());
+      w.field("ratio", r.ratio());
+      w.end_object();
+    }
+    w.end_array();
+  };
+  w.field("baseline", c.baseline).field("target", c.target);
+  rows("step", c.metrics, false);
+  rows("kernel_classes", c.classes, true);
+  rows("ops", c.ops, true);
+}
+
+std::string comparison_text(const Comparison& c, size_t top) {
+  std::string o = fmt::format("baseline: {}\ntarget:   {}\n\n  {:<16} {:>12} {:>12} {:>8}\n", c.baseline, c.target,
+                              "per step (ms)", "baseline", "target", "ratio");
+  for (auto& r : c.metrics)
+    o += fmt::format("  {:<16} {:>12.3f} {:>12.3f} {:>8}\n", r.name, r.base_us / 1000, r.target_us / 1000, ratio_text(r));
+  o += fmt::format("\n  {:<16} {:>12} {:>12} {:>8}\n", "kernel class (ms)", "baseline", "target", "ratio");
+  for (auto& r : c.classes)
+    if (r.base_count || r.target_count)
+      o += fmt::format("  {:<16} {:>12.3f} {:>12.3f} {:>8}\n", r.name, r.base_us / 1000, r.target_us / 1000, ratio_text(r));
+  o += fmt::format("\n  op types, largest regression first (total ms, count):\n  {:>10} {:>10} {:>8} {:>7} {:>7}  {}\n",
+                   "baseline", "target", "ratio", "n base", "n tgt", "op");
+  size_t shown = 0;
+  for (auto& r : c.ops) {
+    if (shown++ >= top) break;
+    o += fmt::format("  {:>10.3f} {:>10.3f} {:>8} {:>7} {:>7}  {}\n", r.base_us / 1000, r.target_us / 1000, ratio_text(r),
+                     r.base_count, r.target_count, r.name);
+  }
+  return o;
+}
+
+std::string comparison_csv(const Comparison& c) {
+  std::string o = "op,baseline_count,target_count,baseline_us,target_us,delta_us,ratio\n";
+  for (auto& r : c.ops) {
+    auto q = r.ratio();
+    o += fmt::format("{},{},{},{:.3f},{:.3f},{:.3f},{}\n", csv_field(r.name), r.base_count, r.target_count, r.base_us,
+                     r.target_us, r.delta_us(), q ? fmt::format("{:.6f}", *q) : std::string());
+  }
+  return o;
+}
+
+}  // namespace banjia::trace

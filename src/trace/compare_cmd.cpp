@@ -1,0 +1,33 @@
+// `banjia trace compare BASELINE TARGET`.
+#include "common/errors.h"
+#include "common/file_io.h"
+#include "common/report.h"
+#include "trace/compare.h"
+#include "trace/html_report.h"
+#include "trace/trace_commands.h"
+#include "trace/trace_input.h"
+
+namespace banjia::trace {
+
+int run_compare(const CompareArgs& args, const OutputOptions& out) {
+  std::map<std::string, std::string> names;
+  if (!args.map_file.empty()) names = read_name_map(args.map_file);
+  auto in = expand_inputs({args.baseline, args.target});
+  if (in.size() != 2) throw InputError(args.baseline, "compare takes exactly one baseline and one target trace");
+  SummaryOptions opt;
+  Summary base = analyse_input(in[0], opt), target = analyse_input(in[1], opt);
+  Comparison c = compare_summaries(base, target, names);
+  if (!args.html.empty()) write_file_atomic(args.html, comparison_html(c));
+  if (out.parsed_format() == OutputFormat::csv) {
+    write_output(out.output, comparison_csv(c));
+    return kExitOk;
+  }
+  Report report;
+  report.command = "trace compare";
+  report.files_scanned = 2;
+  report.summary_json = [&](JsonWriter& w) { write_comparison_json(w, c); };
+  report.summary_text = comparison_text(c, args.top);
+  return out.emit(report);
+}
+
+}  // namespace banjia::trace

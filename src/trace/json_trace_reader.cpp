@@ -1,0 +1,118 @@
+#include "trace/json_trace_reader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <memory>
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include "common/errors.h"
+#include "common/thread_pool.h"
+#include "trace/json_chunks.h"
+#include "trace/json_source.h"
+
+namespace banjia::trace {
+
+// json_parse_generic.cpp / json_parse_haswell.cpp (the same parser built for two CPU targets).
+void parse_document_generic(TraceData& t, const char* data, size_t len, size_t capacity, bool& saw_events);
+void parse_event_array_generic(TraceData& t, const char* data, size_t len, size_t capacity, std::shared_ptr<void>& parser);
+#if defined(__x86_64__)
+void parse_document_haswell(TraceData& t, const char* data, size_t len, size_t capacity, bool& saw_events);
+void parse_event_array_haswell(TraceData& t, const char* data, size_t len, size_t capacity, std::shared_ptr<void>& parser);
+#endif
+
+namespace {
+constexpr size_t kChunkBytes = 16u << 20;
+
+bool cpu_has_avx2() {
+#if defined(__x86_64__)
+  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") &&
+                          __builtin_cpu_supports("pclmul");
+  return yes;
+#else
+  return false;
+#endif
+}
+
+void parse_document(TraceData& t, const JsonBuffer& b, bool& saw) {
+#if defined(__x86_64__)
+  if (cpu_has_avx2()) return parse_document_haswell(t, b.data(), b.length(), b.capacity(), saw);
+#endif
+  parse_document_generic(t, b.data(), b.length(), b.capacity(), saw);
+}
+
+void parse_part(TraceData& t, const JsonBuffer& b, std::pair<size_t, size_t> r, std::shared_ptr<void>& parser) {
+  const char* p = b.data() + r.first;
+  size_t cap = b.capacity() - r.first;
+#if defined(__x86_64__)
+  if (cpu_has_avx2()) return parse_event_array_haswell(t, p, r.second - r.first, cap, parser);
+#endif
+  parse_event_array_generic(t, p, r.second - r.first, cap, parser);
+}
+
+// Parses the parts a few at a time on all cores and appends them in order, so that only a few
+// parts' events exist twice at any moment.
+void parse_parts(TraceData& t, const JsonBuffer& b, const EventChunks& chunks) {
+  unsigned threads = worker_count();
+  std::vector<std::shared_ptr<void>> parsers(threads);  // one per slot of a batch, reused
+  for (size_t first = 0; first < chunks.docs.size(); first += threads) {
+    size_t n = std::min<size_t>(threads, chunks.docs.size() - first);
+    std::vector<TraceData> parts(n);
+    parallel_for(n, threads, [&](size_t i) {
+      auto [from, to] = chunks.docs[first + i];
+      parts[i].file = t.file;
+      parts[i].reserve((to - from) / 200);
+      parse_part(parts[i], b, chunks.docs[first + i], parsers[i]);
+    });
+    for (auto& part : parts) t.append(std::move(part));
+  }
+}
+}  // namespace
+
+TraceData read_json_trace(const std::filesystem::path& path) { return read_json_trace(path, kChunkBytes); }
+
+TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes) {
+  const std::string file = path.string();
+  JsonBuffer buf = load_json_buffer(path);
+  TraceData t;
+  t.file = file;
+  t.input_bytes = buf.length();
+  size_t first = 0;
+  while (first < buf.length() && std::isspace(static_cast<unsigned char>(buf.data()[first]))) ++first;
+  if (first == buf.length()) throw InputError(file, "empty file");
+  char c = buf.data()[first];
+  if (c != '{' && c != '[')
+    throw InputError(file, "not a JSON trace (expected a Kineto or torch_npu Chrome trace, .json or .json.gz)");
+  t.format = c == '[' ? "torch_npu" : "kineto";
+  bool saw_events = false;
+  try {
+    EventChunks chunks;
+    if (part_bytes > 0) chunks = split_events(buf.data(), buf.length(), part_bytes, file);
+    if (chunks.chunked) {
+      t.base_time_ns = chunks.base_time_ns;
+      t.reserve(buf.length() / 200);  // untouched capacity costs address space, not memory
+      parse_parts(t, buf, chunks);
+      saw_events = true;
+    } else {
+      if (buf.length() > kMaxDocumentBytes)
+        throw InputError(file, fmt::format("trace is {:.2f} GB, over simdjson's 4 GB single-document limit, and its "
+                                           "events are not one per line (minified JSON), so it cannot be split; "
+                                           "record fewer steps per trace",
+                                           static_cast<double>(buf.length()) / 1e9));
+      parse_document(t, buf, saw_events);
+    }
+  } catch (const simdjson::simdjson_error& e) {
+    throw InputError(file, std::string("invalid or truncated JSON (") + e.what() + ")");
+  }
+  if (!saw_events) throw InputError(file, "JSON object has no \"traceEvents\" array; not a Kineto trace");
+  if (t.size() == 0) throw InputError(file, "trace has no complete (ph \"X\") events");
+  if (t.format == "torch_npu") {  // a bare array is torch_npu's only when it has NPU processes
+    bool npu = false;
+    for (auto& [pid, n] : t.process_names) npu = npu || n == "Ascend Hardware" || n == "CANN" || n == "Overlap Analysis";
+    if (!npu) t.format = "chrome";
+  }
+  t.classify();
+  return t;
+}
+
+}  // namespace banjia::trace

@@ -1,0 +1,17 @@
+// Reads Chrome-trace JSON as written by Kineto (`{"traceEvents": [...]}`, old and new categories,
+// CUDA, ROCm, CPU-only) and by torch_npu (trace_view.json: a bare array, string `ts`, 64-bit ids)
+// into TraceData in one streaming pass with simdjson On-Demand (no DOM of the whole file).
+#pragma once
+#include <filesystem>
+
+#include "trace/trace_model.h"
+
+namespace banjia::trace {
+
+// Throws InputError naming the file for unreadable, corrupt, truncated, oversized or empty traces
+// and for JSON that is not a trace.
+TraceData read_json_trace(const std::filesystem::path& path);
+// Same, splitting the event array into parts of about `part_bytes` (0: one whole-document parse).
+TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes);
+
+}  // namespace banjia::trace

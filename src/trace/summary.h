@@ -1,0 +1,110 @@
+// What `banjia trace summary` reports for one trace: per-step and overall device time breakdown,
+// kernel classes, top ops and kernels, launch delays, sync points, transfers, casts and NPU extras.
+// Field names here are the JSON field names documented in docs/trace.md.
+#pragma once
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/diagnostic.h"
+#include "trace/trace_model.h"
+
+namespace banjia::trace {
+
+// Device time of one window (a step or the whole trace) on one device, in µs. Overlaps count once:
+// compute first, then communication not hidden by compute, then memory not hidden by either
+// (HTA's temporal breakdown); idle = wall - busy.
+struct Breakdown {
+  double wall_us = 0, compute_us = 0, comm_us = 0, memory_us = 0, idle_us = 0;
+  double busy_us() const { return compute_us + comm_us + memory_us; }
+};
+
+struct StepStats {
+  std::string name;  // "ProfilerStep#N" or "all"
+  int64_t start_ns = 0, end_ns = 0;
+  Breakdown breakdown;         // of the primary device
+  size_t kernels = 0;          // device compute kernels attributed to the step
+  double kernel_median_us = 0;
+  size_t sync_points = 0;      // sync API calls + scalar reads (events.toml [sync])
+  size_t h2d_count = 0, d2h_count = 0;
+  int64_t h2d_bytes = 0, d2h_bytes = 0;
+  size_t dtype_casts = 0;
+  size_t compile_events = 0;
+};
+
+struct OpRow {
+  std::string name;
+  size_t count = 0;
+  double self_us = 0, total_us = 0;
+};
+
+struct KernelRow {
+  std::string name, kernel_class;
+  size_t count = 0;
+  double total_us = 0;
+};
+
+struct ClassRow {
+  std::string name;
+  size_t count = 0;
+  double total_us = 0, share = 0;  // share of summed device kernel time
+};
+
+struct DistStats {
+  size_t count = 0;
+  double mean_us = 0, median_us = 0, p95_us = 0, max_us = 0;
+};
+
+struct NpuStepTrace {  // one row of step_trace_time.csv (µs), as the profiler wrote it
+  std::string step;
+  double computing = 0, comm_not_overlapped = 0, overlapped = 0, communication = 0, free = 0,
+         stage = 0, bubble = 0;
+  std::optional<double> preparing;
+};
+
+struct NpuExtras {
+  size_t ai_cpu_tasks = 0, ai_cpu_slow_tasks = 0;  // slow: >= aicpu-fallback min_task_us
+  double ai_cpu_us = 0;
+  std::map<std::string, double> core_time_us;       // by Accelerator Core / Task Type
+  std::vector<NpuStepTrace> step_trace;             // from step_trace_time.csv
+  std::vector<OpRow> op_statistic;                  // op_statistic.csv: name=OP Type, total/count
+  double communication_elapse_ms = 0;               // communication.json, sum of Elapse Time(ms)
+  size_t communication_ops = 0;
+  std::vector<std::string> sources;                 // files the extras came from
+};
+
+struct Summary {
+  std::string file, format;
+  int64_t primary_device = 0;
+  std::vector<StepStats> steps;
+  StepStats overall;
+  std::map<int64_t, Breakdown> devices;  // overall breakdown per device
+  std::vector<ClassRow> classes;
+  std::vector<OpRow> top_ops_self, top_ops_total;
+  std::vector<OpRow> ops;  // all op types (for compare)
+  std::vector<KernelRow> top_kernels;
+  size_t kernel_count = 0;
+  double kernel_median_us = 0, short_kernel_share = 0;  // share of kernels < 10 µs
+  DistStats launch_delay;
+  std::optional<NpuExtras> npu;
+  size_t events = 0;
+  uint64_t input_bytes = 0;
+  size_t missing_fields = 0, negative_durations = 0, unknown_categories = 0;
+  std::vector<Finding> findings;
+};
+
+struct SummaryOptions {
+  size_t top = 10;
+};
+
+struct SummaryContext;
+// Computes the summary; `finish` (optional) runs last with the analysis context, e.g. to add NPU
+// extras and advisor findings without recomputing step assignment.
+Summary summarize(const TraceData& t, const SummaryOptions& opt = {},
+                  const std::function<void(SummaryContext&, Summary&)>& finish = {});
+
+DistStats dist_stats(std::vector<double> values_us);
+
+}  // namespace banjia::trace

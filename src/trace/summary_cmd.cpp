@@ -1,0 +1,59 @@
+// `banjia trace summary`: reads every input (in parallel), prints per-trace summaries, findings and,
+// for several ranks, the cluster view.
+#include <fmt/format.h>
+
+#include "common/errors.h"
+#include "common/file_io.h"
+#include "common/report.h"
+#include "common/thread_pool.h"
+#include "trace/cluster.h"
+#include "trace/html_report.h"
+#include "trace/summary_render.h"
+#include "trace/trace_commands.h"
+#include "trace/trace_input.h"
+#include "trace/trace_rules.h"
+
+namespace banjia::trace {
+
+namespace {
+std::vector<RuleInfo> rule_infos() {
+  std::vector<RuleInfo> out;
+  for (auto& r : trace_rules().advisors) out.push_back(RuleInfo{r.id, r.message, r.source, ""});
+  return out;
+}
+}  // namespace
+
+int run_summary(const SummaryArgs& args, const OutputOptions& out) {
+  auto inputs = expand_inputs(args.inputs);
+  std::vector<Summary> all(inputs.size());
+  SummaryOptions opt;
+  opt.top = args.top;
+  parallel_for(inputs.size(), worker_count(args.jobs), [&](size_t i) { all[i] = analyse_input(inputs[i], opt); });
+  std::optional<ClusterView> cluster;
+  if (all.size() > 1) cluster = cluster_view(all);
+
+  Report report;
+  report.command = "trace summary";
+  report.files_scanned = static_cast<int>(all.size());
+  report.rules = rule_infos();
+  for (auto& s : all) report.findings.insert(report.findings.end(), s.findings.begin(), s.findings.end());
+  report.summary_json = [&](JsonWriter& w) {
+    w.key("traces").begin_array();
+    for (auto& s : all) write_summary_json(w, s);
+    w.end_array();
+    if (cluster) {
+      w.key("cluster");
+      write_cluster_json(w, *cluster);
+    }
+  };
+  for (auto& s : all) report.summary_text += summary_text(s) + "\n";
+  if (cluster) report.summary_text += cluster_text(*cluster);
+  if (!args.html.empty()) write_file_atomic(args.html, summary_html(all, cluster ? &*cluster : nullptr));
+  if (out.parsed_format() == OutputFormat::csv) {
+    write_output(out.output, summary_csv(all, args.csv_table));
+    return exit_code_for(report.findings, out.parsed_fail_on());
+  }
+  return out.emit(report);
+}
+
+}  // namespace banjia::trace

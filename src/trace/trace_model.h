@@ -1,0 +1,88 @@
+// The compact, columnar in-memory form of one profiler trace (Kineto or torch_npu), shared by every
+// reader and every analysis. Names and categories are interned; times are integer nanoseconds so
+// that string timestamps like "1736408883704643.212" (µs) survive exactly.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace banjia::trace {
+
+// Interns strings; id 0 is the empty string. Views returned by `view` stay valid for the pool's life.
+class StringPool {
+ public:
+  StringPool() { intern(""); }
+  uint32_t intern(std::string_view s);
+  std::string_view view(uint32_t id) const { return views_[id]; }
+  size_t size() const { return views_.size(); }
+  // Id of `s` if it was interned, else UINT32_MAX (does not add it).
+  uint32_t find(std::string_view s) const;
+
+ private:
+  std::deque<std::string> storage_;
+  std::vector<std::string_view> views_;
+  std::unordered_map<std::string_view, uint32_t> index_;
+};
+
+// What an event is, decided after reading (categories differ between Kineto versions and NPU traces
+// have none on device events; the process name decides there).
+enum class Kind : uint8_t {
+  other,
+  host_op,        // cpu_op / Operator / NPU Python cpu_op
+  annotation,     // user_annotation (ProfilerStep#N lives here in new Kineto)
+  runtime,        // cuda_runtime / Runtime / cuda_driver / NPU CANN (AscendCL@..., Node@launch)
+  kernel,         // device compute task (kernel / Kernel / NPU Ascend Hardware)
+  memcpy,         // gpu_memcpy / Memcpy / NPU SDMA tasks
+  memset,         // gpu_memset / Memset
+  comm,           // NPU HCCL process events (device communication)
+  overlap,        // NPU "Overlap Analysis" process events
+  device_annotation,  // gpu_user_annotation
+  python,         // python_function
+};
+
+bool is_device(Kind k);
+
+struct Flow {
+  uint64_t id = 0;  // numeric id, or the interned string id when string_id
+  bool string_id = false;
+  int64_t pid = 0, tid = 0, ts = 0;
+  uint32_t cat = 0;
+  char ph = 0;  // 's' or 'f'
+};
+
+constexpr int64_t kNone = INT64_MIN;
+// String pids/tids ("Spans", "CPU functions") are stored as kStringPidBase - string id; numeric pids,
+// even negative ones seen in real traces, stay above it.
+constexpr int64_t kStringPidBase = -(int64_t{1} << 62);
+
+struct TraceData {
+  std::string file;
+  std::string format;  // "kineto" or "torch_npu"
+  StringPool strings;
+  // One entry per complete ('X') event, all columns the same length.
+  std::vector<uint32_t> name, cat, shape, task_type;
+  std::vector<int64_t> ts, dur, pid, tid, corr, ext_id, bytes;
+  std::vector<Kind> kind;
+  std::vector<Flow> flows;
+  std::map<int64_t, std::string> process_names, process_labels;
+  int64_t base_time_ns = 0;
+  uint64_t input_bytes = 0;
+  // Counts of problems tolerated while reading (reported as warnings, never a crash).
+  size_t missing_fields = 0, negative_durations = 0, unknown_categories = 0;
+
+  size_t size() const { return ts.size(); }
+  std::string_view name_of(size_t i) const { return strings.view(name[i]); }
+  void reserve(size_t n);
+  // Moves `part`'s events, flows and metadata to the end of this trace, re-interning its strings
+  // (used to join the parts of a trace parsed in parallel; call before classify()).
+  void append(TraceData&& part);
+  // Assigns `kind` to every event from its category and, for uncategorised NPU events, its
+  // process name. Called by readers once all events and metadata events are in.
+  void classify();
+};
+
+}  // namespace banjia::trace

@@ -1,0 +1,48 @@
+// The facts `banjia trace` uses, loaded from data/trace/*.toml (compiled into the binary): kernel
+// classes, names of sync / cast / compile events, and advisor rules with their thresholds.
+#pragma once
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace banjia::trace {
+
+struct KernelClass {
+  std::string name;
+  std::vector<std::string> prefix, contains;  // lower-case
+  std::string source;
+};
+
+struct NameSet {
+  std::vector<std::string> exact, prefix;
+  std::string source;
+  bool matches(std::string_view name) const;
+};
+
+struct AdvisorRule {
+  std::string id, severity, message, advice, source;
+  std::map<std::string, double> params;
+  double param(const std::string& key) const;  // throws std::logic_error when missing
+};
+
+struct TraceRules {
+  std::vector<KernelClass> classes;
+  NameSet sync, cast, compile, step;
+  std::vector<AdvisorRule> advisors;
+
+  // First class whose pattern matches (case-insensitive), else "other".
+  std::string_view classify_kernel(std::string_view name) const;
+  const AdvisorRule* advisor(std::string_view id) const;
+};
+
+// Parsed once from the embedded data; throws std::runtime_error on a malformed data file.
+const TraceRules& trace_rules();
+// Parses rules from TOML texts (used by trace_rules() and by tests).
+TraceRules parse_trace_rules(std::string_view classes_toml, std::string_view events_toml,
+                             std::string_view advisors_toml);
+
+// Classes in report order (the eight of issue 4 plus "other").
+const std::vector<std::string>& kernel_class_names();
+
+}  // namespace banjia::trace
