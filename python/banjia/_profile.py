@@ -76,14 +76,3 @@ def profile(step_fn, steps=5, out="banjia_profile", device=None, wait=1, warmup=
             _synchronize(device)
             p.step()
     return result
-
-
-# Importing the submodule banjia.profile makes the package attribute `banjia.profile` this module
-# (the import system sets it), shadowing the lazy export of the function. Making the module callable
-# keeps `banjia.profile(step_fn, ...)` working either way.
-class _CallableModule(__import__("types").ModuleType):
-    def __call__(self, *args, **kwargs):
-        return profile(*args, **kwargs)
-
-
-__import__("sys").modules[__name__].__class__ = _CallableModule
