@@ -33,9 +33,7 @@ section() {  # section TITLE COMMAND... : runs COMMAND, appends its stdout under
 
 section "scan and migrate vs ast.parse (Debian's python3-torch)" /usr/bin/python3 bench/scan_bench.py --banjia "$B" --runs "$RUNS" --out /dev/null
 section "Python front-end vs CPython tokenize / ast.parse" env BANJIA_TOKDUMP=build-release/tests/tools/banjia_tokdump bash bench/tokenizer_bench.sh /usr/lib/python3/dist-packages/torch 3
-if [ -f bench/trace_bench.py ]; then
-  section "trace summary vs json.load" /usr/bin/python3 bench/trace_bench.py --banjia "$B" --runs 3 $([ "$QUICK" = 1 ] && echo --size-mb 200)
-fi
+section "trace summary vs json.load (synthesised Kineto trace)" env BANJIA_BIN="$B" bash bench/trace_bench.sh "$([ "$QUICK" = 1 ] && echo 200 || echo 1000)" 3 3
 section "compare vs numpy" /usr/bin/python3 bench/compare_bench.py --banjia "$B" --runs 3 $([ "$QUICK" = 1 ] && echo --pairs 8)
 section "banjia.capture overhead (CPU)" /usr/bin/python3 bench/compare_capture_overhead.py --steps 20
 section "bench compare vs a numpy script" /usr/bin/python3 bench/bench_compare.py --runs "$RUNS" --binary "$B"

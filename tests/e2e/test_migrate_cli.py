@@ -234,3 +234,17 @@ def test_target_torch_npu_drops_allocator_options_newer_than_the_target(run, tmp
         "export PYTORCH_NPU_ALLOC_CONF=expandable_segments:True,per_process_memory_fraction:0.9\n"
     bad = run("migrate", str(src), "-o", str(tmp_path / "x"), "--target-torch-npu", "latest")
     assert bad.returncode == 2 and "--target-torch-npu" in bad.stderr
+
+
+def test_unwritable_output_path_names_the_file_and_exits_2(run, tmp_path):
+    # Works as root too: a regular file stands where migrate must create a directory.
+    src = tmp_path / "p"
+    (src / "pkg").mkdir(parents=True)
+    (src / "pkg" / "a.py").write_text("x = y.cuda()\n")
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "pkg").write_text("in the way")
+    r = run("migrate", str(src), "-o", str(out), "--force")
+    assert r.returncode == 2
+    assert "pkg" in r.stderr
+    assert (out / "pkg").read_text() == "in the way"
