@@ -50,7 +50,7 @@ std::string read_file(const fs::path& path) {
   return data;
 }
 
-void write_file_atomic(const fs::path& path, std::string_view data, std::optional<mode_t> mode) {
+void write_file_atomic(const fs::path& path, std::string_view data, std::optional<mode_t> mode, bool durable) {
   const std::string target = path.string();
   mode_t final_mode = 0644;
   struct stat st{};
@@ -82,10 +82,17 @@ void write_file_atomic(const fs::path& path, std::string_view data, std::optiona
     written += static_cast<size_t>(n);
   }
   if (::fchmod(f.fd, final_mode) != 0) fail("cannot set mode", errno);
-  if (::fsync(f.fd) != 0) fail("fsync failed", errno);
+  if (durable && ::fsync(f.fd) != 0) fail("fsync failed", errno);
   if (::close(f.fd) != 0) { f.fd = -1; fail("close failed", errno); }
   f.fd = -1;
   if (::rename(tmpl.c_str(), path.c_str()) != 0) fail("cannot replace file", errno);
+}
+
+void sync_filesystem(const fs::path& path) {
+  Fd f;
+  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (f.fd < 0) throw InputError(path.string(), "cannot open: " + errno_text(errno));
+  if (::syncfs(f.fd) != 0) throw InputError(path.string(), "sync failed: " + errno_text(errno));
 }
 
 void write_output(const std::string& path, std::string_view data) {

@@ -14,8 +14,13 @@ std::string read_file(const std::filesystem::path& path);
 
 // Writes `data` to `path` atomically (temp + fsync + rename). `mode` sets the permission bits of the
 // result; by default an existing file's mode is kept, else 0644. Throws InputError naming the file.
+// `durable` flushes the file to disk (fsync) before the rename: always when replacing a user's file;
+// a new tree written in bulk may skip it per file and call sync_filesystem() once at the end.
 void write_file_atomic(const std::filesystem::path& path, std::string_view data,
-                       std::optional<mode_t> mode = std::nullopt);
+                       std::optional<mode_t> mode = std::nullopt, bool durable = true);
+
+// Flushes the filesystem holding `path` (syncfs): one flush for a whole tree of new files.
+void sync_filesystem(const std::filesystem::path& path);
 
 // Test hook: when set, write_file_atomic fails after writing this many bytes of the temp file
 // (simulates a full disk). The temp file is removed and the original is untouched.

@@ -1,6 +1,7 @@
 #include "migrate/tree_migrator.h"
 
 #include <algorithm>
+#include <mutex>
 #include <sys/stat.h>
 #include <system_error>
 
@@ -121,45 +122,68 @@ MigratePlan plan_migration(const MigrateOptions& o) {
   return plan;
 }
 
+namespace {
+
+// Writes one planned file. In place: backup first (durable), then the rewrite (durable). To OUT: new
+// files, written without a per-file fsync; write_migration flushes the filesystem once at the end.
+void write_one(const PlannedFile& pf, const MigrateOptions& o, bool single_file) {
+  struct stat st{};
+  mode_t mode = ::lstat(pf.source_path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
+  if (o.in_place) {
+    if (pf.kind != PlannedFile::Kind::rewrite || !pf.rewrite.changed()) return;
+    if (o.backup) {
+      fs::path backup = pf.source_path.string() + o.backup_suffix;
+      if (fs::exists(fs::symlink_status(backup)))
+        throw InputError(backup.string(), "backup already exists; move it away first (it may hold your original)");
+      write_file_atomic(backup, pf.rewrite.original, mode);
+    }
+    write_file_atomic(pf.source_path, pf.rewrite.rewritten, mode);
+    return;
+  }
+  fs::path out(*o.output);
+  fs::path dest = single_file && out.extension() != "" ? out : out / pf.relative;
+  fs::create_directories(dest.parent_path());
+  if (pf.kind == PlannedFile::Kind::symlink) {
+    std::error_code ec;
+    fs::path target = fs::read_symlink(pf.source_path, ec);
+    if (ec) throw InputError(pf.relative, "cannot read symlink: " + ec.message());
+    fs::remove(dest, ec);
+    fs::create_symlink(target, dest, ec);
+    if (ec) throw InputError(dest.string(), "cannot create symlink: " + ec.message());
+    return;
+  }
+  std::string bytes = pf.kind == PlannedFile::Kind::rewrite ? pf.rewrite.rewritten : read_file(pf.source_path);
+  write_file_atomic(dest, bytes, mode, /*durable=*/false);
+}
+
+}  // namespace
+
 std::vector<WriteError> write_migration(const MigratePlan& plan, const MigrateOptions& o) {
   std::vector<WriteError> errors;
   if (!o.write) return errors;
-  fs::path src(o.source);
-  bool single_file = !fs::is_directory(src);
-  for (const auto& pf : plan.files) {
+  bool single_file = !fs::is_directory(fs::path(o.source));
+  std::mutex errors_mutex;
+  // Files are independent: write them in parallel (I/O overlaps), collect errors per file.
+  parallel_for(plan.files.size(), worker_count(o.threads), [&](size_t i) {
+    const PlannedFile& pf = plan.files[i];
+    WriteError err;
     try {
-      struct stat st{};
-      bool have_stat = ::lstat(pf.source_path.c_str(), &st) == 0;
-      mode_t mode = have_stat ? (st.st_mode & 07777) : 0644;
-      if (o.in_place) {
-        if (pf.kind != PlannedFile::Kind::rewrite || !pf.rewrite.changed()) continue;
-        if (o.backup) {
-          fs::path backup = pf.source_path.string() + o.backup_suffix;
-          if (fs::exists(fs::symlink_status(backup)))
-            throw InputError(backup.string(), "backup already exists; move it away first (it may hold your original)");
-          write_file_atomic(backup, pf.rewrite.original, mode);
-        }
-        write_file_atomic(pf.source_path, pf.rewrite.rewritten, mode);
-        continue;
-      }
-      fs::path dest = single_file && fs::path(*o.output).extension() != "" ? fs::path(*o.output)
-                                                                           : fs::path(*o.output) / pf.relative;
-      fs::create_directories(dest.parent_path());
-      if (pf.kind == PlannedFile::Kind::symlink) {
-        std::error_code ec;
-        fs::path target = fs::read_symlink(pf.source_path, ec);
-        if (ec) throw InputError(pf.relative, "cannot read symlink: " + ec.message());
-        fs::remove(dest, ec);
-        fs::create_symlink(target, dest, ec);
-        if (ec) throw InputError(dest.string(), "cannot create symlink: " + ec.message());
-        continue;
-      }
-      std::string bytes = pf.kind == PlannedFile::Kind::rewrite ? pf.rewrite.rewritten : read_file(pf.source_path);
-      write_file_atomic(dest, bytes, mode);
+      write_one(pf, o, single_file);
+      return;
     } catch (const InputError& e) {
-      errors.push_back({e.file().empty() ? pf.relative : e.file(), e.problem()});
+      err = {e.file().empty() ? pf.relative : e.file(), e.problem()};
     } catch (const fs::filesystem_error& e) {
-      errors.push_back({pf.relative, e.code().message()});
+      err = {pf.relative, e.code().message()};
+    }
+    std::lock_guard lock(errors_mutex);
+    errors.push_back(std::move(err));
+  });
+  std::sort(errors.begin(), errors.end(), [](const auto& a, const auto& b) { return a.file < b.file; });
+  if (o.output && errors.empty()) {
+    try {
+      sync_filesystem(*o.output);
+    } catch (const InputError& e) {
+      errors.push_back({e.file(), e.problem()});
     }
   }
   return errors;
