@@ -30,3 +30,21 @@ TEST(EnvShellFuzzRegression, TrailingBackslashKeepsRangesInsideText) {
 
 }  // namespace
 }  // namespace banjia::env
+
+namespace banjia::env {
+namespace {
+
+// Dropping every allocator option of `PYTORCH_CUDA_ALLOC_CONF=a()...` used to leave `..._CONF=()`, an
+// array assignment that swallowed the rest of the line, so a second translate renamed more variables.
+TEST(EnvShellFuzzRegression, EmptiedValueBeforeParenthesisStaysAWord) {
+  const std::string_view text = "PYTORCH_CUDA_ALLOC_CONF=a()A CUDA_VISIBLE_DEVICES=";
+  std::vector<ShellEdit> edits;
+  std::string once = translate_env_file(text, EnvFileKind::shell, edits);
+  EXPECT_EQ(once, "PYTORCH_NPU_ALLOC_CONF=\"\"()A CUDA_VISIBLE_DEVICES=");
+  std::vector<ShellEdit> again;
+  EXPECT_EQ(translate_env_file(once, EnvFileKind::shell, again), once);
+  EXPECT_TRUE(again.empty());
+}
+
+}  // namespace
+}  // namespace banjia::env
