@@ -141,7 +141,8 @@ std::vector<WriteError> write_migration(const MigratePlan& plan, const MigrateOp
       }
       fs::path dest = single_file && fs::path(*o.output).extension() != "" ? fs::path(*o.output)
                                                                            : fs::path(*o.output) / pf.relative;
-      fs::create_directories(dest.parent_path());
+      // `-o out.py` has no parent: create_directories("") would fail with EINVAL.
+      if (dest.has_parent_path()) fs::create_directories(dest.parent_path());
       if (pf.kind == PlannedFile::Kind::symlink) {
         std::error_code ec;
         fs::path target = fs::read_symlink(pf.source_path, ec);
