@@ -49,6 +49,8 @@ Run parse_csv_run(std::string_view text, const std::string& file) {
     else if (!std::isfinite(*v)) why = "non-finite time";
     else if (*v < 0) why = fmt::format("negative time {}", *v);
     else if (*v == 0) why = "zero time";
+    // Converting to milliseconds can overflow (1e308 s) or underflow (5e-324 us): not a usable time.
+    else if (!std::isfinite(*v * scale) || *v * scale == 0) why = fmt::format("time {} out of range", trim_cell(cell));
     if (!why.empty()) {
       if (run.skipped++ == 0) run.first_skip = fmt::format("data row {}: {}", i + 1, why);
       continue;

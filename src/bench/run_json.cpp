@@ -113,6 +113,8 @@ Run parse_json_run(std::string_view text, const std::string& file) {
     if (v.get_double().get(d) != simdjson::SUCCESS) why = "not a number";
     else if (d < 0) why = fmt::format("negative time {}", d);
     else if (d == 0) why = "zero time";
+    // Converting to milliseconds can overflow (1e308 s) or underflow (5e-324 us): not a usable time.
+    else if (!std::isfinite(d * *scale) || d * *scale == 0) why = fmt::format("time {} {} out of range", d, unit);
     if (!why.empty()) {
       if (run.skipped++ == 0) run.first_skip = fmt::format("timing.times[{}]: {}", index - 1, why);
       continue;

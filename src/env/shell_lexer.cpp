@@ -1,5 +1,6 @@
 #include "env/shell_lexer.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace banjia::env {
@@ -248,7 +249,7 @@ class Lexer {
         w_->quoted = true;
         not_literal();
         if (i_ + 1 < n_) w_->value.push_back(s_[i_ + 1]);
-        i_ += 2;
+        i_ = std::min(i_ + 2, n_);  // a backslash ending the text must not leave i_ past it
         return;
       case ' ': case '\t': case '\r':
         end_word();

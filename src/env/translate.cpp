@@ -40,10 +40,14 @@ class Translator {
                                         std::move(source)));
   }
 
-  // The value rewritten with the same quoting as the original raw text.
-  std::string requote(std::string_view raw, const std::string& value) {
+  // The value at [begin, end) rewritten with the same quoting as the original raw text. An unquoted
+  // value that becomes empty right before '(' is written as "": `NAME=(` would start an array
+  // assignment and change how the rest of the line parses (translating again would differ).
+  std::string requote(size_t begin, size_t end, const std::string& value) {
+    std::string_view raw = text_.substr(begin, end - begin);
     if (raw.size() >= 2 && (raw.front() == '"' || raw.front() == '\'') && raw.back() == raw.front())
       return raw.front() + value + raw.back();
+    if (value.empty() && end < text_.size() && text_[end] == '(') return "\"\"";
     return value;
   }
 
@@ -82,7 +86,7 @@ class Translator {
     if (!dropped) return;
     std::string joined;
     for (const auto& k : kept) joined += (joined.empty() ? "" : ",") + k;
-    edit(a.value_begin, a.value_end, requote(text_.substr(a.value_begin, a.value_end - a.value_begin), joined), pair);
+    edit(a.value_begin, a.value_end, requote(a.value_begin, a.value_end, joined), pair);
   }
 
   bool too_new(const env::AllocOption& o) const {
@@ -94,7 +98,7 @@ class Translator {
     if (pair.value_map.empty() || !a.has_value) return;
     for (const auto& [from, to] : pair.value_map) {
       if (a.value == from && !a.unresolved) {
-        edit(a.value_begin, a.value_end, requote(text_.substr(a.value_begin, a.value_end - a.value_begin), to), pair);
+        edit(a.value_begin, a.value_end, requote(a.value_begin, a.value_end, to), pair);
         return;
       }
     }

@@ -25,16 +25,29 @@ uint32_t line_start(const scan::PythonAnalysis& a, uint32_t tok) {
   return off;
 }
 
-// Byte offset just after the NEWLINE token that ends the statement whose last sig token is given.
-// Returns the offset and whether that newline was empty (end of file without a line break).
-std::pair<uint32_t, bool> after_statement(const scan::PythonAnalysis& a, uint32_t last_sig) {
+// Where to insert after the statement whose last sig token is given: just after the NEWLINE token
+// that ends it, or, when another statement follows on the same line (`import torch; x = 1`), right
+// after the statement itself, so no line is split (a split would move the rest of the line and
+// its `# banjia:` annotation, and migrating again would annotate it twice).
+struct InsertionPoint {
+  uint32_t at;
+  bool no_newline;  // end of file without a line break
+  bool same_line;   // a statement follows on the line: insert `; import torch_npu`
+};
+InsertionPoint after_statement(const scan::PythonAnalysis& a, uint32_t last_sig) {
   const auto& toks = a.tokens.tokens;
   for (uint32_t t = a.view.sig[last_sig] + 1; t < toks.size(); ++t) {
-    if (toks[t].kind == TokenKind::Newline) return {toks[t].end, toks[t].begin == toks[t].end};
-    if (toks[t].kind == TokenKind::EndMarker) return {toks[t].begin, true};
+    if (toks[t].kind == TokenKind::Newline) return {toks[t].end, toks[t].begin == toks[t].end, false};
+    if (toks[t].kind == TokenKind::EndMarker) return {toks[t].begin, true, false};
     if (toks[t].kind != TokenKind::Comment && toks[t].kind != TokenKind::Whitespace) break;  // `;` on the line
   }
-  return {toks[a.view.sig[last_sig]].end, true};
+  return {toks[a.view.sig[last_sig]].end, false, true};
+}
+
+// The insertion text for an InsertionPoint.
+std::string inserted_after(const InsertionPoint& p, const std::string& line, const std::string& nl) {
+  if (p.same_line) return "; " + line;
+  return p.no_newline ? nl + line : line + nl;
 }
 
 bool is_docstring_or_future(const scan::PythonAnalysis& a, size_t stmt_index) {
@@ -64,8 +77,8 @@ scan::TextEdit torch_npu_import_edit(const scan::PythonAnalysis& a, const std::v
       uint32_t at = line_start(a, a.view.sig[st.first_sig]);
       return {at, at, line + nl};
     }
-    auto [at, no_newline] = after_statement(a, st.last_sig);
-    return {at, at, no_newline ? nl + line : line + nl};
+    InsertionPoint p = after_statement(a, st.last_sig);
+    return {p.at, p.at, inserted_after(p, line, nl)};
   }
   // No torch import: after the module docstring and __future__ imports.
   for (size_t i = 0; i < a.view.statements.size(); ++i) {
@@ -74,8 +87,8 @@ scan::TextEdit torch_npu_import_edit(const scan::PythonAnalysis& a, const std::v
     return {at, at, line + nl};
   }
   if (!a.view.statements.empty()) {
-    auto [at, no_newline] = after_statement(a, a.view.statements.back().last_sig);
-    return {at, at, no_newline ? nl + line + nl : line + nl};
+    InsertionPoint p = after_statement(a, a.view.statements.back().last_sig);
+    return {p.at, p.at, p.no_newline ? nl + line + nl : inserted_after(p, line, nl)};
   }
   return {0, 0, line + nl};
 }

@@ -142,7 +142,8 @@ void write_one(const PlannedFile& pf, const MigrateOptions& o, bool single_file)
   }
   fs::path out(*o.output);
   fs::path dest = single_file && out.extension() != "" ? out : out / pf.relative;
-  fs::create_directories(dest.parent_path());
+  // `-o out.py` has no parent: create_directories("") would fail with EINVAL.
+  if (dest.has_parent_path()) fs::create_directories(dest.parent_path());
   if (pf.kind == PlannedFile::Kind::symlink) {
     std::error_code ec;
     fs::path target = fs::read_symlink(pf.source_path, ec);

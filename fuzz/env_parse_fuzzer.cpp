@@ -1,0 +1,40 @@
+// Environment files: the shell lexer, shell/.env/Dockerfile assignment parsing and translate.
+// Properties: every byte range lies inside the text, and translating is idempotent.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "env/env_file.h"
+#include "env/shell_lexer.h"
+#include "env/translate.h"
+#include "fuzz_check.h"
+
+using namespace banjia;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  env::ShellLexResult lex = env::lex_shell(text);
+  for (const auto& c : lex.commands)
+    for (const auto& w : c.words) FUZZ_CHECK(w.begin <= w.end && w.end <= size, "word range inside text");
+  for (const auto& r : lex.references) FUZZ_CHECK(r.begin <= r.end && r.end <= size, "reference inside text");
+
+  env::LineIndex lines(text);
+  for (env::EnvFileKind kind : {env::EnvFileKind::shell, env::EnvFileKind::dotenv, env::EnvFileKind::dockerfile}) {
+    env::ParsedEnvFile parsed = env::parse_env_file(text, kind);
+    for (const auto& a : parsed.assignments) {
+      FUZZ_CHECK(a.name_begin <= a.name_end && a.name_end <= size, "name range inside text");
+      FUZZ_CHECK(a.value_begin <= a.value_end && a.value_end <= size, "value range inside text");
+      (void)lines.locate(a.name_begin);
+    }
+    std::vector<ShellEdit> edits;
+    std::vector<Finding> notes;
+    std::string once = translate_env_file(text, kind, edits, &notes);
+    for (const auto& e : edits) FUZZ_CHECK(e.begin <= e.end && e.end <= size, "edit range inside text");
+    std::vector<ShellEdit> edits2;
+    std::string twice = translate_env_file(once, kind, edits2, nullptr);
+    FUZZ_CHECK(twice == once, "translate is idempotent");
+  }
+  return 0;
+}

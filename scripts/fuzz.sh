@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses (fuzz/, clang-14 + ASan/UBSan) and runs each for SECONDS (default 30)
+# on its seed corpus, one after another. Prints executions and crashes per harness; exits 1 when any
+# harness crashed (the input is saved under build-fuzz/artifacts/<harness>/), 2 when the build fails.
+# Usage: scripts/fuzz.sh [SECONDS] [HARNESS...]     (FUZZ_BUILD_DIR, FUZZ_JOBS override defaults)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_PER=${1:-30}
+shift || true
+BUILD=${FUZZ_BUILD_DIR:-build-fuzz}
+SHARED=../shared/fixtures
+
+# harness -> max input length (bytes): large enough for a real file's interesting structure,
+# small enough to keep executions per second high.
+declare -A MAX_LEN=([python_tokenizer]=8192 [rewrite]=4096 [env_parse]=4096 [csv]=8192 [bench_run]=4096 [scan_deps]=4096)
+# Large seeds used in place (read-only): referenced by path, not copied into fuzz/corpus.
+declare -A EXTRA=(
+  [csv]="$SHARED/ascend/msinsight/text/level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT"
+  [bench_run]="$SHARED/gpu-h200/bench"
+  [python_tokenizer]="examples/cifar_ddp"
+  [scan_deps]="examples/cifar_ddp/ops"
+)
+HARNESSES=("$@")
+[ ${#HARNESSES[@]} -eq 0 ] && HARNESSES=(python_tokenizer rewrite env_parse csv bench_run scan_deps)
+
+if [ ! -f "$BUILD/build.ninja" ]; then
+  CC=clang-14 CXX=clang++-14 cmake -S . -B "$BUILD" -G Ninja -DBANJIA_FUZZ=ON -DBANJIA_TESTS=OFF \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 2
+fi
+ninja -C "$BUILD" -j "${FUZZ_JOBS:-$(nproc)}" "${HARNESSES[@]/#/fuzz_}" >/dev/null || { echo "fuzz build failed" >&2; exit 2; }
+
+failed=0
+printf '%-18s %12s %10s %8s\n' harness executions exec/s crashes
+for h in "${HARNESSES[@]}"; do
+  work="$BUILD/corpus/$h" art="$BUILD/artifacts/$h/"
+  mkdir -p "$work" "$art"
+  seeds=("fuzz/corpus/$h")
+  for d in ${EXTRA[$h]:-}; do [ -d "$d" ] && seeds+=("$d"); done
+  log="$BUILD/fuzz-$h.log"
+  "$BUILD/fuzz/fuzz_$h" -max_total_time="$SECONDS_PER" -max_len="${MAX_LEN[$h]}" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix="$art" "$work" "${seeds[@]}" >"$log" 2>&1
+  rc=$?
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  crashes=0
+  if [ $rc -ne 0 ]; then
+    crashes=1 failed=1
+    echo "--- $h failed (rc $rc); log: $log" >&2
+    grep -E 'ERROR|SUMMARY|violated|Test unit written' "$log" | head -5 >&2
+  fi
+  printf '%-18s %12s %10s %8s\n' "$h" "${execs:-?}" "${rate:-?}" "$crashes"
+done
+exit $failed

@@ -1,0 +1,2 @@
+cat <<EOF
+export CUDA_VISIBLE_DEVICES=0

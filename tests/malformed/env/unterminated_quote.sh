@@ -1,0 +1,2 @@
+export CUDA_VISIBLE_DEVICES='0,1
+python train.py

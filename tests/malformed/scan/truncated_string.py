@@ -1,0 +1,3 @@
+import torch
+x = torch.randn(3).cuda()
+s = '''never closed

@@ -1,0 +1,2 @@
+# -*- coding: klingon-9 -*-
+import torch
