@@ -19,6 +19,9 @@ echo "== CLI end-to-end and Python runtime tests"
 export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
 BANJIA_BIN="$PWD/build/src/banjia" /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/e2e tests/runtime
 
+echo "== fuzz smoke (libFuzzer, clang-14: each harness for 20 s on its corpus; see FUZZING.md)"
+bash scripts/fuzz.sh 20
+
 echo "== build with ASan + UBSan"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBANJIA_SANITIZE=ON >/dev/null
 cmake --build build-asan -j "$JOBS"

@@ -142,6 +142,7 @@ void RuleCatalog::index() {
   qualified_exact_only_.clear();
   import_modules_.clear();
   qualified_roots_.clear();
+  qualified_paths_.clear();
   for (auto& v : by_kind_) v.clear();
   for (const auto& r : rules_) by_kind_[static_cast<size_t>(r.match)].push_back(&r);
   for (size_t i = 0; i < rules_.size(); ++i) {
@@ -153,8 +154,12 @@ void RuleCatalog::index() {
           qualified_roots_.push_back(root);
       }
     if (r.match == MatchKind::qualified)
-      for (const auto& n : r.names)
+      for (const auto& n : r.names) {
         (r.prefix ? qualified_prefix_ : r.exact_only ? qualified_exact_only_ : qualified_exact_)[n] = i;
+        for (size_t dot = n.find('.'); dot != std::string::npos; dot = n.find('.', dot + 1))
+          qualified_paths_.insert(n.substr(0, dot));
+        qualified_paths_.insert(n);
+      }
     if (r.match == MatchKind::import_module)
       for (const auto& m : r.modules) import_modules_[m] = i;
   }
@@ -176,19 +181,28 @@ const Rule* RuleCatalog::find(std::string_view id) const {
 }
 
 const Rule* RuleCatalog::match_qualified(std::string_view q) const {
-  // The longest matching name wins: walk from the whole chain to shorter parents on dot boundaries.
-  // A parent matched by an exact name covers attribute chains on it (torch.cuda.Stream.wait_stream
-  // is a use of torch.cuda.Stream); prefix rules cover everything below their name; exact_only
-  // names match only themselves.
+  // The longest matching name wins. A parent matched by an exact name covers attribute chains on it
+  // (torch.cuda.Stream.wait_stream is a use of torch.cuda.Stream); prefix rules cover everything
+  // below their name; exact_only names match only themselves.
   if (auto it = qualified_exact_only_.find(q); it != qualified_exact_only_.end()) return &rules_[it->second];
-  std::string_view cur = q;
-  for (;;) {
+  // Walk the components from the left while the prefix can still lead to a rule, then look for the
+  // longest matching prefix: most names (torch.zeros, torch.nn.functional.relu) stop after one or two.
+  size_t known = 0;  // length of the longest prefix present in qualified_paths_
+  for (size_t end = q.find('.');; end = q.find('.', end + 1)) {
+    std::string_view prefix = q.substr(0, end);
+    if (qualified_paths_.find(prefix) == qualified_paths_.end()) break;
+    known = prefix.size();
+    if (end == std::string_view::npos) break;
+  }
+  std::string_view cur = q.substr(0, known);
+  while (!cur.empty()) {
     if (auto it = qualified_exact_.find(cur); it != qualified_exact_.end()) return &rules_[it->second];
     if (auto it = qualified_prefix_.find(cur); it != qualified_prefix_.end()) return &rules_[it->second];
     size_t dot = cur.rfind('.');
-    if (dot == std::string_view::npos) return nullptr;
+    if (dot == std::string_view::npos) break;
     cur = cur.substr(0, dot);
   }
+  return nullptr;
 }
 
 bool RuleCatalog::has_qualified_root(std::string_view first) const {

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "common/diagnostic.h"
@@ -114,6 +115,9 @@ class RuleCatalog {
   Index import_modules_;
   std::array<std::vector<const Rule*>, static_cast<size_t>(MatchKind::requirement) + 1> by_kind_;
   std::vector<std::string> qualified_roots_;
+  // Every dotted prefix of every qualified rule name ("torch", "torch.cuda", "torch.cuda.amp", ...):
+  // match_qualified stops extending a name as soon as no rule can lie below it.
+  std::unordered_set<std::string, Hash, std::equal_to<>> qualified_paths_;
 };
 
 std::string_view to_string(MatchKind k);
