@@ -40,6 +40,7 @@ int run_migrate(MigrateArgs& args) {
     write_file_atomic(args.report, csv ? migrate::report_csv(plan) : migrate::report_json(plan, t, o));
   }
   std::fputs(diff.c_str(), stdout);
+  std::fflush(stdout);  // the diff comes before the summary when both go to one terminal or pipe
   std::string summary = migrate::summary_text(plan, t, o);
   std::fputs(summary.c_str(), args.diff ? stderr : stdout);
   for (const auto& e : errors) std::fprintf(stderr, "banjia: %s: %s\n", e.file.c_str(), e.problem.c_str());
