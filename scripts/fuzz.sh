@@ -13,11 +13,14 @@ SHARED=../shared/fixtures
 # harness -> max input length (bytes): large enough for a real file's interesting structure,
 # small enough to keep executions per second high.
 declare -A MAX_LEN=([python_tokenizer]=8192 [rewrite]=4096 [env_parse]=4096 [csv]=8192 [bench_run]=4096 [scan_deps]=4096)
-# Large seeds used in place (read-only): referenced by path, not copied into fuzz/corpus.
+# Seeds used in place (read-only; libFuzzer reads directories recursively): referenced by path, not
+# copied into fuzz/corpus.
 declare -A EXTRA=(
   [csv]="$SHARED/ascend/msinsight/text/level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT"
   [bench_run]="$SHARED/gpu-h200/bench"
   [python_tokenizer]="examples/cifar_ddp"
+  [rewrite]="examples/cifar_ddp"
+  [env_parse]="tests/e2e/env_cases examples/cifar_ddp/scripts"
   [scan_deps]="examples/cifar_ddp/ops"
 )
 HARNESSES=("$@")
