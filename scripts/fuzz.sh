@@ -21,7 +21,7 @@ declare -A EXTRA=(
   [python_tokenizer]="examples/cifar_ddp"
   [rewrite]="examples/cifar_ddp"
   [env_parse]="tests/e2e/env_cases examples/cifar_ddp/scripts"
-  [scan_deps]="examples/cifar_ddp/ops"
+  [scan_deps]="examples/cifar_ddp"
 )
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -eq 0 ] && HARNESSES=(python_tokenizer rewrite env_parse csv bench_run scan_deps)
