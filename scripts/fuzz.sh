@@ -19,7 +19,7 @@ declare -A EXTRA=(
   [csv]="$SHARED/ascend/msinsight/text/level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT"
   [bench_run]="$SHARED/gpu-h200/bench"
   [python_tokenizer]="examples/cifar_ddp"
-  [rewrite]="examples/cifar_ddp"
+  [rewrite]="examples/cifar_ddp fuzz/corpus/python_tokenizer"
   [env_parse]="tests/e2e/env_cases examples/cifar_ddp/scripts"
   [scan_deps]="examples/cifar_ddp"
 )

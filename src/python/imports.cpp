@@ -32,6 +32,17 @@ uint32_t read_dotted(const ModuleView& v, uint32_t k, uint32_t last, std::vector
 std::optional<ImportStmt> parse_import(const ModuleView& v, const ModuleView::Statement& stmt) {
   uint32_t k = stmt.first_sig, last = stmt.last_sig;
   ImportStmt out;
+  // Reads an optional `as NAME`, stores the item; false when no ',' follows (the list ends).
+  auto finish_item = [&](ImportItem&& item) {
+    if (v.is_name(k, "as") && k + 1 <= last && v.tok(k + 1).kind == TokenKind::Name) {
+      item.alias_sig = k + 1;
+      k += 2;
+    }
+    out.items.push_back(std::move(item));
+    if (!v.is_op(k, ",")) return false;
+    ++k;
+    return true;
+  };
   if (v.is_name(k, "from")) {
     out.is_from = true;
     for (++k; k <= last && (v.is_op(k, ".") || v.is_op(k, "...")); ++k) out.dots.append(v.text(k));
@@ -50,13 +61,7 @@ std::optional<ImportStmt> parse_import(const ModuleView& v, const ModuleView::St
       } else {
         break;
       }
-      if (v.is_name(k, "as") && k + 1 <= last && v.tok(k + 1).kind == TokenKind::Name) {
-        item.alias_sig = k + 1;
-        k += 2;
-      }
-      out.items.push_back(std::move(item));
-      if (!v.is_op(k, ",")) break;
-      ++k;
+      if (!finish_item(std::move(item))) break;
     }
   } else if (v.is_name(k, "import")) {
     ++k;
@@ -64,13 +69,7 @@ std::optional<ImportStmt> parse_import(const ModuleView& v, const ModuleView::St
       ImportItem item;
       k = read_dotted(v, k, last, item.name_sigs);
       if (item.name_sigs.empty()) break;
-      if (v.is_name(k, "as") && k + 1 <= last && v.tok(k + 1).kind == TokenKind::Name) {
-        item.alias_sig = k + 1;
-        k += 2;
-      }
-      out.items.push_back(std::move(item));
-      if (!v.is_op(k, ",")) break;
-      ++k;
+      if (!finish_item(std::move(item))) break;
     }
   } else {
     return std::nullopt;
