@@ -55,11 +55,8 @@ std::optional<double> stat_field(simdjson::dom::object stats, const char* name) 
 // banjia capture layout: index.json + tensors.npz (or per-entry .npy files named in "file").
 void load_banjia(const fs::path& dir, Dump& dump) {
   fs::path index = dir / "index.json";
-  std::string text = quote_nonfinite_tokens(read_file(index));
   simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (auto err = parser.parse(text).get(root))
-    throw InputError(index.string(), std::string("not valid JSON: ") + simdjson::error_message(err));
+  simdjson::dom::element root = parse_relaxed_json_file(index.string(), parser, "JSON");
   simdjson::dom::array entries;
   if (root["entries"].get(entries) != simdjson::SUCCESS)
     throw InputError(index.string(), "index has no \"entries\" array");

@@ -103,11 +103,8 @@ struct Flattener {
 }  // namespace
 
 void load_msprobe_dump(const fs::path& dump_json, Dump& dump) {
-  std::string text = quote_nonfinite_tokens(read_file(dump_json));
   simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (auto err = parser.parse(text).get(root))
-    throw InputError(dump_json.string(), std::string("not valid msprobe dump JSON: ") + simdjson::error_message(err));
+  simdjson::dom::element root = parse_relaxed_json_file(dump_json.string(), parser, "msprobe dump JSON");
   simdjson::dom::object data;
   if (root["data"].get(data) != simdjson::SUCCESS)
     throw InputError(dump_json.string(), "msprobe dump.json has no \"data\" object");

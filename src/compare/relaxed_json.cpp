@@ -1,5 +1,8 @@
 #include "compare/relaxed_json.h"
 
+#include "common/errors.h"
+#include "common/file_io.h"
+
 #include <cmath>
 #include <limits>
 
@@ -43,6 +46,15 @@ std::optional<double> relaxed_number(simdjson::dom::element v) {
     }
     default: return std::nullopt;
   }
+}
+
+simdjson::dom::element parse_relaxed_json_file(const std::string& path, simdjson::dom::parser& parser,
+                                               std::string_view what) {
+  std::string text = quote_nonfinite_tokens(read_file(path));
+  simdjson::dom::element root;
+  if (auto err = parser.parse(text).get(root))
+    throw InputError(path, std::string("not valid ") + std::string(what) + ": " + simdjson::error_message(err));
+  return root;
 }
 
 }  // namespace banjia::compare

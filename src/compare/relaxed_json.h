@@ -12,6 +12,11 @@ namespace banjia::compare {
 
 std::string quote_nonfinite_tokens(std::string_view json);
 
+// Reads `path`, quotes its non-finite tokens and parses it into `parser`'s document. Throws
+// InputError(path, "<what>: not valid JSON ...") on read or parse errors.
+simdjson::dom::element parse_relaxed_json_file(const std::string& path, simdjson::dom::parser& parser,
+                                               std::string_view what);
+
 // A number from a JSON value that may be a number, a bool, one of the quoted non-finite strings,
 // "nan"/"inf", or null (-> nullopt).
 std::optional<double> relaxed_number(simdjson::dom::element v);
