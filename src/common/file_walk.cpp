@@ -54,30 +54,35 @@ struct Walker {
     }
     visiting.insert(key);
     std::error_code ec;
-    std::vector<fs::directory_entry> entries;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) entries.push_back(*it);
+    struct Entry { std::string name; fs::directory_entry entry; };
+    std::vector<Entry> entries;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+      entries.push_back({it->path().filename().string(), *it});
     if (ec) out.problems.push_back({display, "cannot read directory: " + ec.message()});
-    std::sort(entries.begin(), entries.end(),
-              [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
-    for (const auto& e : entries) {
-      std::string name = e.path().filename().string();
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.name < b.name; });
+    for (const auto& [name, e] : entries) {
       std::string child_display = display.empty() || display == "." ? name : display + "/" + name;
-      std::string rel = fs::path(child_display).lexically_relative(root.empty() ? "." : root).string();
-      if (excluded(child_display, name) || excluded(rel, name)) continue;
+      if (!opt.exclude_globs.empty()) {
+        std::string rel = fs::path(child_display).lexically_relative(root.empty() ? "." : root).string();
+        if (excluded(child_display, name) || excluded(rel, name)) continue;
+      }
+      // The entry's type comes from readdir (d_type) where the file system provides it: no stat per
+      // file unless it is a symlink.
       std::error_code sec;
       bool is_link = e.is_symlink(sec);
-      auto status = e.status(sec);
+      bool is_dir = !sec && e.is_directory(sec);
+      bool is_file = !sec && !is_dir && e.is_regular_file(sec);
       if (sec) {
         // A dangling symlink or permission problem on a single entry.
         // Only a broken link to a file we would have read is worth a word.
         if (is_link && (!opt.keep || opt.keep(e.path()))) out.problems.push_back({child_display, "broken symlink"});
         continue;
       }
-      if (fs::is_directory(status)) {
+      if (is_dir) {
         if (is_link && !opt.follow_symlinks) continue;
         if (is_skipped_directory(name)) continue;
         walk_dir(e.path(), child_display, root);
-      } else if (fs::is_regular_file(status)) {
+      } else if (is_file) {
         add_file(e.path(), child_display, root);
       }
     }

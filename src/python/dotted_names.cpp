@@ -5,23 +5,14 @@
 namespace banjia::python {
 namespace {
 
-DottedRef make_ref(const ModuleView& v, const std::vector<uint32_t>& names, std::string qualified) {
+DottedRef make_ref(const ModuleView& v, uint32_t first_sig, uint32_t last_sig, std::string qualified) {
   DottedRef r;
   r.qualified = std::move(qualified);
-  // Usually written without spaces: then the source span is the written form (one copy).
-  const Token& first = v.tok(names.front());
-  const Token& last = v.tok(names.back());
-  std::string_view span = v.src.substr(first.begin, last.end - first.begin);
-  if (span.find_first_of(" \t\f\\\r\n#") == std::string_view::npos) r.written.assign(span);
-  else r.written = detail::join_names(v, names);
-  r.first_sig = names.front();
-  r.last_sig = names.back();
-  r.name_toks.reserve(names.size());
-  for (uint32_t s : names) r.name_toks.push_back(v.sig[s]);
-  uint32_t after = names.back() + 1;
-  if (v.is_op(after, "(")) {
+  r.first_sig = first_sig;
+  r.last_sig = last_sig;
+  if (v.is_op(last_sig + 1, "(")) {
     r.is_call = true;
-    r.call_open_sig = after;
+    r.call_open_sig = last_sig + 1;
   }
   return r;
 }
@@ -29,7 +20,7 @@ DottedRef make_ref(const ModuleView& v, const std::vector<uint32_t>& names, std:
 // The dotted names an import statement mentions, each qualified absolutely.
 void import_refs(const ModuleView& v, const detail::ImportStmt& st, std::vector<DottedRef>& out) {
   auto add = [&](const std::vector<uint32_t>& names, std::string qualified) {
-    out.push_back(make_ref(v, names, std::move(qualified)));
+    out.push_back(make_ref(v, names.front(), names.back(), std::move(qualified)));
     out.back().in_import_stmt = true;
   };
   std::string module = st.dots + detail::join_names(v, st.module_sigs);
@@ -77,7 +68,6 @@ std::vector<DottedRef> resolve_dotted_names(const ModuleView& view, const Import
   std::vector<DottedRef> refs;
   refs.reserve(view.name_heads.size() / 8 + 8);
   const uint32_t n = static_cast<uint32_t>(view.sig.size());
-  std::vector<uint32_t> names;
   const NameFilter filter(imports);
   uint32_t skip_until = 0;  // sig index just past the last import statement handled
   for (uint32_t k : view.name_heads) {
@@ -95,21 +85,25 @@ std::vector<DottedRef> resolve_dotted_names(const ModuleView& view, const Import
     if (!filter.may_match(head)) continue;
     const ImportBinding* b = imports.binding_for(head);
     if (!b) continue;
-    names.clear();
-    names.push_back(k);
     uint32_t j = k;
-    while (view.is_op(j + 1, ".") && j + 2 < n && view.tok(j + 2).kind == TokenKind::Name) {
-      j += 2;
-      names.push_back(j);
-    }
-    if (names.size() == 1 && is_binding_site(view, k)) continue;
+    while (view.is_op(j + 1, ".") && j + 2 < n && view.tok(j + 2).kind == TokenKind::Name) j += 2;
+    if (j == k && is_binding_site(view, k)) continue;
     std::string qualified;
     qualified.reserve(b->target.size() + (view.tok(j).end - view.tok(k).begin));
     qualified += b->target;
-    for (size_t i = 1; i < names.size(); ++i) qualified.append(".").append(view.text(names[i]));
-    refs.push_back(make_ref(view, names, std::move(qualified)));
+    for (uint32_t i = k + 2; i <= j; i += 2) qualified.append(".").append(view.text(i));
+    refs.push_back(make_ref(view, k, j, std::move(qualified)));
   }
   return refs;
+}
+
+std::string written_form(const ModuleView& v, const DottedRef& r) {
+  std::string out;
+  for (uint32_t i = 0; i < r.name_count(); ++i) {
+    if (i) out.push_back('.');
+    out.append(v.text(r.first_sig + 2 * i));
+  }
+  return out;
 }
 
 }  // namespace banjia::python

@@ -47,7 +47,9 @@ class Lexer {
     return in_field_expression() && open_brackets_.size() == fstack_.back().paren_base + 1;
   }
 
-  uint32_t col(size_t off);
+  // Column of byte offset `off` on the current line, in code points (bytes when the text is ASCII).
+  uint32_t col(size_t off) { return ascii_ ? static_cast<uint32_t>(off - line_start_) : col_non_ascii(off); }
+  uint32_t col_non_ascii(size_t off);
   // Tokens are written by index into a pre-sized vector (trimmed to count_ at the end): cheaper
   // than push_back, whose out-of-line growth check dominated the tokenizer's profile.
   void push(TokenKind k, size_t b, size_t e, uint32_t l, uint32_t c, uint32_t el, uint32_t ec) {

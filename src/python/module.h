@@ -30,10 +30,14 @@ struct ModuleView {
   std::vector<Statement> statements;
   std::vector<uint32_t> stmt_of;  // per sig index: its statement index, or kNoIndex
   std::vector<uint32_t> name_heads;  // sig indices of Name tokens not preceded by '.' (chain heads)
+  // Per sig index: the byte of a one-character operator token ('.', '(', '@', ...), else '\0'.
+  // The matchers test "is this a '.'" millions of times; one byte load beats fetching the token.
+  std::vector<char> op1;
 
   const Token& tok(uint32_t sig_index) const { return ts->tokens[sig[sig_index]]; }
   std::string_view text(uint32_t sig_index) const { return tok(sig_index).text(src); }
   bool is_op(uint32_t sig_index, std::string_view op) const {
+    if (op.size() == 1) return sig_index < op1.size() && op1[sig_index] == op[0];
     return sig_index < sig.size() && tok(sig_index).kind == TokenKind::Op && text(sig_index) == op;
   }
   bool is_name(uint32_t sig_index, std::string_view name) const {
@@ -82,13 +86,21 @@ ImportTable collect_imports(const ModuleView& view);
 // names of length 1 are not uses and are skipped.
 struct DottedRef {
   std::string qualified;            // fully qualified name
-  std::string written;              // as written, without spaces ("th.cuda.synchronize")
-  std::vector<uint32_t> name_toks;  // ts->tokens indices of each NAME component
-  uint32_t first_sig = 0, last_sig = 0;  // sig indices of the first and last NAME component
+  // sig indices of the first and last NAME component. A chain is NAME ('.' NAME)*, so component i
+  // is sig token first_sig + 2i: the components need no list of their own (no allocation per name).
+  uint32_t first_sig = 0, last_sig = 0;
   bool is_call = false;             // followed by '('
   uint32_t call_open_sig = kNoIndex;  // sig index of that '('
   bool in_import_stmt = false;
+
+  uint32_t name_count() const { return (last_sig - first_sig) / 2 + 1; }
+  // ts->tokens index of NAME component i (0 = the head).
+  uint32_t name_tok(const ModuleView& v, uint32_t i) const { return v.sig[first_sig + 2 * i]; }
+  uint32_t first_tok(const ModuleView& v) const { return v.sig[first_sig]; }
+  uint32_t last_tok(const ModuleView& v) const { return v.sig[last_sig]; }
 };
+// The chain as written, without spaces or line continuations ("th.cuda.synchronize").
+std::string written_form(const ModuleView& v, const DottedRef& r);
 std::vector<DottedRef> resolve_dotted_names(const ModuleView& view, const ImportTable& imports);
 
 // One argument of a call: `f(a, *rest, device="cuda", **kw)`.

@@ -39,6 +39,7 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
   }
   v.sig.resize(n);
   v.match.assign(n, -1);
+  v.op1.assign(n, '\0');
   v.stmt_of.assign(n, kNoIndex);
   v.statements.clear();
   v.statements.reserve(n / 6 + 1);
@@ -48,6 +49,7 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
   const uint32_t* sig = v.sig.data();
   int32_t* match = v.match.data();
   uint32_t* stmt_of = v.stmt_of.data();
+  char* op1 = v.op1.data();
   auto pair = [&](uint32_t a, uint32_t b) {
     match[a] = static_cast<int32_t>(b);
     match[b] = static_cast<int32_t>(a);
@@ -78,6 +80,7 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
     }
     // Single-character operators drive brackets and statement splits; compare bytes, not strings.
     const char c = (t.kind == TokenKind::Op && t.end - t.begin == 1) ? src[t.begin] : '\0';
+    op1[k] = c;
     if (c == ';' && open.empty()) {
       end_stmt();
       continue;

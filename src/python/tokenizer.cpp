@@ -61,8 +61,7 @@ Lexer::Lexer(std::string_view text, FStringMode mode, TokenStream& out)
   ascii_ = (any & 0x8080808080808080ull) == 0;
 }
 
-uint32_t Lexer::col(size_t off) {
-  if (ascii_) return static_cast<uint32_t>(off - line_start_);
+uint32_t Lexer::col_non_ascii(size_t off) {
   if (cp_line_ != line_start_ || off < cp_off_) {
     cp_line_ = line_start_;
     cp_off_ = line_start_;
@@ -74,7 +73,9 @@ uint32_t Lexer::col(size_t off) {
 }
 
 void Lexer::run() {
-  out_.tokens.resize(n_ / 5 + 64);
+  // Torch's sources average one token per 5 bytes; n/3 leaves room for dense files without growing
+  // (the slots are not initialised, so the unused ones cost only address space).
+  out_.tokens.resize(n_ / 3 + 64);
   while (i_ < n_) {
     if (at_line_start_) {
       at_line_start_ = false;

@@ -22,6 +22,11 @@ enum class TokenKind : uint8_t {
 const char* token_kind_name(TokenKind kind);
 
 struct Token {
+  // Deliberately leaves the fields uninitialised: the tokenizer sizes its output vector up front and
+  // writes every slot it keeps, so value-initialising (zeroing) it first was pure waste (~6 % of a scan).
+  Token() noexcept {}  // NOLINT(cppcoreguidelines-pro-type-member-init)
+  Token(TokenKind k, uint32_t b, uint32_t e, uint32_t l, uint32_t c, uint32_t el, uint32_t ec) noexcept
+      : kind(k), begin(b), end(e), line(l), col(c), end_line(el), end_col(ec) {}
   TokenKind kind;
   uint32_t begin, end;          // byte offsets into the text; tokens tile the text exactly
   uint32_t line, col;           // 1-based line, 0-based column in code points (as Python's tokenize)

@@ -8,26 +8,29 @@ using python::TokenKind;
 
 std::unique_ptr<PythonAnalysis> analyse_python(std::string_view bytes, const std::string& display) {
   auto a = std::make_unique<PythonAnalysis>();
-  a->source = python::decode_source(bytes, display);
-  a->tokens = python::tokenize(a->source.text, python::FStringMode::py312);
-  if (a->tokens.error) {
-    const auto& e = *a->tokens.error;
+  analyse_python(bytes, display, *a);
+  return a;
+}
+
+void analyse_python(std::string_view bytes, const std::string& display, PythonAnalysis& a) {
+  a.source = python::decode_source(bytes, display);
+  python::tokenize(a.source.text, python::FStringMode::py312, a.tokens);
+  if (a.tokens.error) {
+    const auto& e = *a.tokens.error;
     throw InputError(display, "syntax error at line " + std::to_string(e.line) + ", column " +
                                   std::to_string(e.col + 1) + ": " + e.message);
   }
-  a->view = python::build_view(a->source.text, a->tokens);
-  a->imports = python::collect_imports(a->view);
-  a->refs = python::resolve_dotted_names(a->view, a->imports);
-  a->ref_ending_at.assign(a->tokens.tokens.size(), -1);
-  a->in_resolved_ref.assign(a->tokens.tokens.size(), false);
-  for (size_t i = 0; i < a->refs.size(); ++i) {
-    const auto& r = a->refs[i];
-    if (r.name_toks.empty()) continue;
-    a->ref_ending_at[r.name_toks.back()] = static_cast<int32_t>(i);
+  python::build_view(a.source.text, a.tokens, a.view);
+  a.imports = python::collect_imports(a.view);
+  a.refs = python::resolve_dotted_names(a.view, a.imports);
+  a.ref_ending_at.assign(a.tokens.tokens.size(), -1);
+  a.in_resolved_ref.assign(a.tokens.tokens.size(), false);
+  for (size_t i = 0; i < a.refs.size(); ++i) {
+    const auto& r = a.refs[i];
+    a.ref_ending_at[r.last_tok(a.view)] = static_cast<int32_t>(i);
     if (!r.qualified.empty())
-      for (uint32_t t : r.name_toks) a->in_resolved_ref[t] = true;
+      for (uint32_t c = 0; c < r.name_count(); ++c) a.in_resolved_ref[r.name_tok(a.view, c)] = true;
   }
-  return a;
 }
 
 Callee callee_of(const PythonAnalysis& a, uint32_t open_sig) {

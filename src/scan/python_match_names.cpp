@@ -29,13 +29,13 @@ bool is_automatic_module_rewrite(const Rule* r) { return r && r->rewrite == Rewr
 // The token that spells component `index` of the rule's `from` module (e.g. the `cuda` of
 // torch.cuda) in a written chain, or UINT32_MAX when the written chain does not contain it (the
 // component is hidden behind an import alias).
-uint32_t component_token(const python::DottedRef& ref, size_t index) {
+uint32_t component_token(const python::ModuleView& v, const python::DottedRef& ref, size_t index) {
   size_t qualified_parts = split_dots(ref.qualified).size();
-  size_t written_parts = ref.name_toks.size();
+  size_t written_parts = ref.name_count();
   if (written_parts > qualified_parts) return UINT32_MAX;
   size_t head_parts = qualified_parts - written_parts + 1;  // components covered by the head name
   if (index < head_parts) return UINT32_MAX;
-  return ref.name_toks[index - head_parts + 1];
+  return ref.name_tok(v, static_cast<uint32_t>(index - head_parts + 1));
 }
 
 PyMatch make(const Rule* r, uint32_t first, uint32_t last) {
@@ -82,26 +82,26 @@ void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<
   // Per import binding: is every use an automatic module rewrite? Then the import itself is rewritten.
   std::unordered_map<std::string_view, bool> binding_all_automatic;
   for (const auto& ref : a.refs) {
-    if (ref.qualified.empty() || ref.in_import_stmt || ref.name_toks.empty()) continue;
+    if (ref.qualified.empty() || ref.in_import_stmt) continue;
     if (!rules.has_qualified_root(first_component(ref.qualified))) continue;
     const Rule* r = rules.match_qualified(ref.qualified);
-    std::string_view head = a.tokens.tokens[ref.name_toks.front()].text(a.text());
+    std::string_view head = a.sig_text(ref.first_sig);
     if (r) {
       auto [it, inserted] = binding_all_automatic.try_emplace(head, true);
       if (!is_automatic_module_rewrite(r)) it->second = false;
     }
     if (!r || r->match != MatchKind::qualified) continue;
-    PyMatch m = make(r, ref.name_toks.front(), ref.name_toks.back());
+    PyMatch m = make(r, ref.first_tok(a.view), ref.last_tok(a.view));
     if (r->rewrite == RewriteKind::replace_module) {
       size_t idx = split_dots(r->rewrite_from).size() - 1;
-      uint32_t tok = component_token(ref, idx);
+      uint32_t tok = component_token(a.view, ref, idx);
       if (tok != UINT32_MAX) {
         const auto& t = a.tokens.tokens[tok];
         m.edit = TextEdit{t.begin, t.end, std::string(split_dots(r->rewrite_to).back())};
       }
       // else: the module is reached through an alias; the import statement carries the edit.
     } else if (r->rewrite == RewriteKind::rename_last) {
-      const auto& t = a.tokens.tokens[ref.name_toks.back()];
+      const auto& t = a.tokens.tokens[ref.last_tok(a.view)];
       m.edit = TextEdit{t.begin, t.end, r->rewrite_to};
     }
     out.push_back(std::move(m));
@@ -151,11 +151,12 @@ void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<
   }
 
   // 3. Attributes on arbitrary expressions: `.cuda(...)`, `.is_cuda`.
-  auto attr_rules = rules.of_kind(MatchKind::attribute);
+  const auto& attr_rules = rules.of_kind(MatchKind::attribute);
   if (!attr_rules.empty()) {
     const auto& sig = a.view.sig;
+    const auto& op1 = a.view.op1;
     for (uint32_t si = 0; si + 1 < sig.size(); ++si) {
-      if (!a.sig_is_op(si, ".") || !a.sig_is_name(si + 1)) continue;
+      if (op1[si] != '.' || !a.sig_is_name(si + 1)) continue;
       uint32_t name_tok = sig[si + 1];
       if (a.in_resolved_ref[name_tok]) continue;  // part of an imported module path (torch.cuda)
       std::string_view name = a.sig_text(si + 1);

@@ -45,6 +45,22 @@ bool contains(const std::vector<std::string>& v, std::string_view s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
+// `softmax(...)` at sig index si whose arguments hold a product (`@`, matmul, bmm, einsum) and a
+// transpose: hand-written attention.
+template <class Emit>
+void match_attention(const PythonAnalysis& a, const std::vector<const Rule*>& attention, uint32_t si, Emit& emit) {
+  int32_t close = a.view.match[si + 1];
+  if (close < 0 || a.view.stmt_of[si] == python::kNoIndex) return;
+  bool product = false, transpose = false;
+  for (uint32_t k = si + 2; k < static_cast<uint32_t>(close); ++k) {
+    std::string_view t = a.sig_text(k);
+    if (a.view.op1[k] == '@' || t == "matmul" || t == "bmm" || t == "einsum") product = true;
+    if (t == "transpose" || t == "mT" || t == "T" || t == "permute") transpose = true;
+  }
+  if (product && transpose)
+    for (const Rule* r : attention) emit(r, a.view.stmt_of[si], a.view.sig[si], a.view.sig[static_cast<uint32_t>(close)]);
+}
+
 }  // namespace
 
 void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out) {
@@ -76,43 +92,34 @@ void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vect
 
   if (!loop_calls.empty()) {
     for (const auto& ref : a.refs) {
-      if (!ref.is_call || ref.qualified.empty() || ref.name_toks.empty()) continue;
+      if (!ref.is_call || ref.qualified.empty()) continue;
       uint32_t si = ref.call_open_sig;
       if (si >= sig.size()) continue;
       for (const Rule* r : loop_calls)
         if (contains(r->names, ref.qualified) && in_loop_at(si))
-          emit(r, stmt_of[si], ref.name_toks.front(), ref.name_toks.back());
-    }
-    for (uint32_t si = 0; si < sig.size(); ++si) {
-      if (!a.sig_is_op(si, "@") || !in_loop_at(si)) continue;
-      if (si == a.view.statements[stmt_of[si]].first_sig) continue;  // a decorator
-      for (const Rule* r : loop_calls)
-        if (!r->op.empty() && r->op == "@") emit(r, stmt_of[si], sig[si], sig[si]);
+          emit(r, stmt_of[si], ref.first_tok(a.view), ref.last_tok(a.view));
     }
   }
 
-  if (!loop_methods.empty()) {
-    for (uint32_t si = 0; si + 2 < sig.size(); ++si) {
-      if (!a.sig_is_op(si, ".") || !a.sig_is_name(si + 1) || !a.sig_is_op(si + 2, "(")) continue;
+  // One pass over the significant tokens for the token-level patterns: `a @ b` in a loop,
+  // `.item()`-style calls in a loop, and `softmax(... @ ... transpose ...)`.
+  const auto& op1 = a.view.op1;
+  const bool want_matmul_op = std::any_of(loop_calls.begin(), loop_calls.end(), [](const Rule* r) { return r->op == "@"; });
+  for (uint32_t si = 0; si < sig.size(); ++si) {
+    const char c = op1[si];
+    if (c == '@') {
+      if (!want_matmul_op || !in_loop_at(si)) continue;
+      if (si == a.view.statements[stmt_of[si]].first_sig) continue;  // a decorator
+      for (const Rule* r : loop_calls)
+        if (r->op == "@") emit(r, stmt_of[si], sig[si], sig[si]);
+    } else if (c == '.') {
+      if (loop_methods.empty() || si + 2 >= sig.size() || op1[si + 2] != '(' || !a.sig_is_name(si + 1)) continue;
       std::string_view name = a.sig_text(si + 1);
       for (const Rule* r : loop_methods)
         if (contains(r->names, name) && in_loop_at(si)) emit(r, stmt_of[si], sig[si], sig[si + 1]);
-    }
-  }
-
-  if (!attention.empty()) {
-    for (uint32_t si = 0; si + 1 < sig.size(); ++si) {
-      if (!a.sig_is_name(si) || a.sig_text(si) != "softmax" || !a.sig_is_op(si + 1, "(")) continue;
-      int32_t close = a.view.match[si + 1];
-      if (close < 0) continue;
-      bool product = false, transpose = false;
-      for (uint32_t k = si + 2; k < static_cast<uint32_t>(close); ++k) {
-        std::string_view t = a.sig_text(k);
-        if (a.sig_is_op(k, "@") || t == "matmul" || t == "bmm" || t == "einsum") product = true;
-        if (t == "transpose" || t == "mT" || t == "T" || t == "permute") transpose = true;
-      }
-      if (product && transpose && stmt_of[si] != python::kNoIndex)
-        for (const Rule* r : attention) emit(r, stmt_of[si], sig[si], sig[static_cast<uint32_t>(close)]);
+    } else if (c == '\0' && !attention.empty() && si + 1 < sig.size() && op1[si + 1] == '(' &&
+               a.sig_is_name(si) && a.sig_text(si) == "softmax") {
+      match_attention(a, attention, si, emit);
     }
   }
 }

@@ -54,8 +54,9 @@ Finding finding_for_match(const PythonAnalysis& a, const PyMatch& m, const std::
 
 void scan_python(std::string_view bytes, const std::string& display, const RuleCatalog& rules,
                  std::vector<Finding>& out) {
-  auto a = analyse_python(bytes, display);
-  for (const auto& m : match_python(*a, rules)) out.push_back(finding_for_match(*a, m, display));
+  thread_local PythonAnalysis a;  // buffers reused across the files this thread scans
+  analyse_python(bytes, display, a);
+  for (const auto& m : match_python(a, rules)) out.push_back(finding_for_match(a, m, display));
 }
 
 }  // namespace banjia::scan
