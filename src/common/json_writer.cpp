@@ -11,6 +11,18 @@ void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
   size_t i = 0;
   while (i < s.size()) {
+    // Copy the run of printable ASCII that needs no escaping in one append (most text is that).
+    size_t run = i;
+    while (run < s.size()) {
+      unsigned char r = static_cast<unsigned char>(s[run]);
+      if (r < 0x20 || r >= 0x80 || r == '"' || r == '\\') break;
+      ++run;
+    }
+    if (run > i) {
+      out.append(s.data() + i, run - i);
+      i = run;
+      if (i == s.size()) break;
+    }
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
       switch (c) {

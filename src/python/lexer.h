@@ -31,6 +31,7 @@ class Lexer {
   // tokenizer.cpp
   bool line_start();            // indentation at a statement start; false when the line was blank
   void scan_inline();
+  void scan_token();
   void scan_op(size_t b, size_t len);
   void scan_string(size_t b, const lex::StringStart& st);
   bool skip_triple_quoted(size_t& j, char q);

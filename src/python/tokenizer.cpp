@@ -144,7 +144,14 @@ bool Lexer::line_start() {
   return true;
 }
 
+// The tokens of one logical line outside f-strings, in one call: run() only needs to look again at a
+// line start or when an f-string opens, and a call per token cost more than most tokens' own work.
 void Lexer::scan_inline() {
+  do scan_token();
+  while (i_ < n_ && !at_line_start_ && fstack_.empty());
+}
+
+inline void Lexer::scan_token() {
   const size_t b = i_;
   const char c = s_[b];
   lex::StringStart st;

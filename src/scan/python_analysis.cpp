@@ -1,5 +1,7 @@
 #include "scan/python_analysis.h"
 
+#include <algorithm>
+
 #include "common/errors.h"
 
 namespace banjia::scan {
@@ -23,23 +25,32 @@ void analyse_python(std::string_view bytes, const std::string& display, PythonAn
   python::build_view(a.source.text, a.tokens, a.view);
   a.imports = python::collect_imports(a.view);
   a.refs = python::resolve_dotted_names(a.view, a.imports);
-  a.ref_ending_at.assign(a.tokens.tokens.size(), -1);
-  a.in_resolved_ref.assign(a.tokens.tokens.size(), false);
-  for (size_t i = 0; i < a.refs.size(); ++i) {
-    const auto& r = a.refs[i];
-    a.ref_ending_at[r.last_tok(a.view)] = static_cast<int32_t>(i);
-    if (!r.qualified.empty())
-      for (uint32_t c = 0; c < r.name_count(); ++c) a.in_resolved_ref[r.name_tok(a.view, c)] = true;
-  }
+}
+
+namespace {
+// The first ref whose last name is at or after sig index si.
+std::vector<python::DottedRef>::const_iterator first_ending_at_or_after(const std::vector<python::DottedRef>& refs,
+                                                                        uint32_t si) {
+  return std::lower_bound(refs.begin(), refs.end(), si,
+                          [](const python::DottedRef& r, uint32_t s) { return r.last_sig < s; });
+}
+}  // namespace
+
+const python::DottedRef* PythonAnalysis::ref_ending_at(uint32_t si) const {
+  auto it = first_ending_at_or_after(refs, si);
+  return it != refs.end() && it->last_sig == si ? &*it : nullptr;
+}
+
+bool PythonAnalysis::in_resolved_ref(uint32_t si) const {
+  auto it = first_ending_at_or_after(refs, si);
+  return it != refs.end() && it->first_sig <= si && !it->qualified.empty();
 }
 
 Callee callee_of(const PythonAnalysis& a, uint32_t open_sig) {
   Callee c;
   if (open_sig == 0 || !a.sig_is_name(open_sig - 1)) return c;
-  uint32_t last_tok = a.view.sig[open_sig - 1];
   c.last = a.sig_text(open_sig - 1);
-  int32_t ref = a.ref_ending_at[last_tok];
-  if (ref >= 0) c.qualified = a.refs[static_cast<size_t>(ref)].qualified;
+  if (const auto* ref = a.ref_ending_at(open_sig - 1)) c.qualified = ref->qualified;
   c.is_method = c.qualified.empty() && open_sig >= 2 && a.sig_is_op(open_sig - 2, ".");
   return c;
 }

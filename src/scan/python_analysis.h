@@ -17,11 +17,12 @@ struct PythonAnalysis {
   python::TokenStream tokens;
   python::ModuleView view;
   python::ImportTable imports;
-  std::vector<python::DottedRef> refs;
-  // For each token index: the DottedRef whose LAST name token it is, or -1.
-  std::vector<int32_t> ref_ending_at;
-  // For each token index: true when the token is a name inside a ref whose head resolves to an import.
-  std::vector<bool> in_resolved_ref;
+  std::vector<python::DottedRef> refs;  // in source order, not overlapping
+
+  // The ref whose LAST name is sig index si, or nullptr (binary search: refs are sorted).
+  const python::DottedRef* ref_ending_at(uint32_t si) const;
+  // True when sig index si is a name inside a ref that resolves to a qualified name.
+  bool in_resolved_ref(uint32_t si) const;
 
   std::string_view text() const { return source.text; }
   // Shorthands over view.sig (significant-token indices).

@@ -158,7 +158,7 @@ void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<
     for (uint32_t si = 0; si + 1 < sig.size(); ++si) {
       if (op1[si] != '.' || !a.sig_is_name(si + 1)) continue;
       uint32_t name_tok = sig[si + 1];
-      if (a.in_resolved_ref[name_tok]) continue;  // part of an imported module path (torch.cuda)
+      if (a.in_resolved_ref(si + 1)) continue;  // part of an imported module path (torch.cuda)
       std::string_view name = a.sig_text(si + 1);
       for (const Rule* r : attr_rules) {
         if (r->name != name) continue;
