@@ -31,6 +31,8 @@ uint32_t read_dotted(const ModuleView& v, uint32_t k, uint32_t last, std::vector
 
 std::optional<ImportStmt> parse_import(const ModuleView& v, const ModuleView::Statement& stmt) {
   uint32_t k = stmt.first_sig, last = stmt.last_sig;
+  // Nearly every statement is not an import: decide that before building anything.
+  if (!v.is_name(k, "from") && !v.is_name(k, "import")) return std::nullopt;
   ImportStmt out;
   // Reads an optional `as NAME`, stores the item; false when no ',' follows (the list ends).
   auto finish_item = [&](ImportItem&& item) {

@@ -32,6 +32,8 @@ class Lexer {
   bool line_start();            // indentation at a statement start; false when the line was blank
   void scan_inline();
   void scan_token();
+  // plain_lexer.cpp: ASCII fast path for names, blanks, numbers and operators outside f-strings
+  void scan_plain_run();
   void scan_op(size_t b, size_t len);
   void scan_string(size_t b, const lex::StringStart& st);
   bool skip_triple_quoted(size_t& j, char q);
@@ -54,8 +56,8 @@ class Lexer {
   // Tokens are written by index into a pre-sized vector (trimmed to count_ at the end): cheaper
   // than push_back, whose out-of-line growth check dominated the tokenizer's profile.
   void push(TokenKind k, size_t b, size_t e, uint32_t l, uint32_t c, uint32_t el, uint32_t ec) {
-    if (count_ == out_.tokens.size()) [[unlikely]] out_.tokens.resize(count_ * 2 + 1024);
-    out_.tokens[count_++] = Token{k, static_cast<uint32_t>(b), static_cast<uint32_t>(e), l, c, el, ec};
+    if (count_ == cap_) [[unlikely]] grow();
+    toks_[count_++] = Token{k, static_cast<uint32_t>(b), static_cast<uint32_t>(e), l, c, el, ec};
   }
   uint32_t token_count() const { return static_cast<uint32_t>(count_); }
   // Token ending at e on the current line (multi-line tokens advance the line before this call).
@@ -77,6 +79,13 @@ class Lexer {
   bool ascii_;                   // no byte >= 0x80: columns are byte offsets
   TokenStream& out_;
   size_t count_ = 0;             // tokens written; out_.tokens.size() is the capacity in use
+  Token* toks_ = nullptr;        // out_.tokens.data() and .size(), cached: reaching them through out_
+  size_t cap_ = 0;               // on every token cost a load chain the hot loop does not need
+  void grow() {
+    out_.tokens.resize(count_ * 2 + 1024);
+    toks_ = out_.tokens.data();
+    cap_ = out_.tokens.size();
+  }
   size_t i_ = 0;
   uint32_t line_ = 1;
   size_t line_start_ = 0;

@@ -76,6 +76,8 @@ void Lexer::run() {
   // Torch's sources average one token per 5 bytes; n/3 leaves room for dense files without growing
   // (the slots are not initialised, so the unused ones cost only address space).
   out_.tokens.resize(n_ / 3 + 64);
+  toks_ = out_.tokens.data();
+  cap_ = out_.tokens.size();
   while (i_ < n_) {
     if (at_line_start_) {
       at_line_start_ = false;
@@ -147,8 +149,13 @@ bool Lexer::line_start() {
 // The tokens of one logical line outside f-strings, in one call: run() only needs to look again at a
 // line start or when an f-string opens, and a call per token cost more than most tokens' own work.
 void Lexer::scan_inline() {
-  do scan_token();
-  while (i_ < n_ && !at_line_start_ && fstack_.empty());
+  do {
+    if (ascii_ && fstack_.empty()) {
+      scan_plain_run();
+      if (i_ >= n_) return;
+    }
+    scan_token();
+  } while (i_ < n_ && !at_line_start_ && fstack_.empty());
 }
 
 inline void Lexer::scan_token() {
