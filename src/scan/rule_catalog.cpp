@@ -137,12 +137,9 @@ void RuleCatalog::add_toml(std::string_view text, const std::string& file) {
 }
 
 void RuleCatalog::index() {
-  qualified_exact_.clear();
-  qualified_prefix_.clear();
-  qualified_exact_only_.clear();
+  qualified_tree_.clear();
   import_modules_.clear();
   qualified_roots_.clear();
-  qualified_paths_.clear();
   for (auto& v : by_kind_) v.clear();
   for (const auto& r : rules_) by_kind_[static_cast<size_t>(r.match)].push_back(&r);
   for (size_t i = 0; i < rules_.size(); ++i) {
@@ -155,10 +152,10 @@ void RuleCatalog::index() {
       }
     if (r.match == MatchKind::qualified)
       for (const auto& n : r.names) {
-        (r.prefix ? qualified_prefix_ : r.exact_only ? qualified_exact_only_ : qualified_exact_)[n] = i;
         for (size_t dot = n.find('.'); dot != std::string::npos; dot = n.find('.', dot + 1))
-          qualified_paths_.insert(n.substr(0, dot));
-        qualified_paths_.insert(n);
+          qualified_tree_.try_emplace(n.substr(0, dot));
+        QualifiedNode& node = qualified_tree_[n];
+        (r.prefix ? node.prefix : r.exact_only ? node.exact_only : node.exact) = i;
       }
     if (r.match == MatchKind::import_module)
       for (const auto& m : r.modules) import_modules_[m] = i;
@@ -184,25 +181,21 @@ const Rule* RuleCatalog::match_qualified(std::string_view q) const {
   // The longest matching name wins. A parent matched by an exact name covers attribute chains on it
   // (torch.cuda.Stream.wait_stream is a use of torch.cuda.Stream); prefix rules cover everything
   // below their name; exact_only names match only themselves.
-  if (auto it = qualified_exact_only_.find(q); it != qualified_exact_only_.end()) return &rules_[it->second];
-  // Walk the components from the left while the prefix can still lead to a rule, then look for the
-  // longest matching prefix: most names (torch.zeros, torch.nn.functional.relu) stop after one or two.
-  size_t known = 0;  // length of the longest prefix present in qualified_paths_
+  // Walk the components from the left while the prefix can still lead to a rule; the deepest level
+  // naming a rule wins (an exact name before a prefix rule at the same level). Most names
+  // (torch.zeros, torch.nn.functional.relu) stop after one or two lookups.
+  const Rule* best = nullptr;
   for (size_t end = q.find('.');; end = q.find('.', end + 1)) {
-    std::string_view prefix = q.substr(0, end);
-    if (qualified_paths_.find(prefix) == qualified_paths_.end()) break;
-    known = prefix.size();
-    if (end == std::string_view::npos) break;
+    auto it = qualified_tree_.find(q.substr(0, end));
+    if (it == qualified_tree_.end()) break;
+    const QualifiedNode& node = it->second;
+    const bool whole = end == std::string_view::npos;
+    if (whole && node.exact_only != QualifiedNode::none) return &rules_[node.exact_only];
+    if (node.exact != QualifiedNode::none) best = &rules_[node.exact];
+    else if (node.prefix != QualifiedNode::none) best = &rules_[node.prefix];
+    if (whole) break;
   }
-  std::string_view cur = q.substr(0, known);
-  while (!cur.empty()) {
-    if (auto it = qualified_exact_.find(cur); it != qualified_exact_.end()) return &rules_[it->second];
-    if (auto it = qualified_prefix_.find(cur); it != qualified_prefix_.end()) return &rules_[it->second];
-    size_t dot = cur.rfind('.');
-    if (dot == std::string_view::npos) break;
-    cur = cur.substr(0, dot);
-  }
-  return nullptr;
+  return best;
 }
 
 bool RuleCatalog::has_qualified_root(std::string_view first) const {

@@ -109,15 +109,17 @@ class RuleCatalog {
   using Index = std::unordered_map<std::string, size_t, Hash, std::equal_to<>>;
   std::vector<Rule> rules_;
   Index by_id_;
-  Index qualified_exact_;
-  Index qualified_prefix_;
-  Index qualified_exact_only_;
   Index import_modules_;
   std::array<std::vector<const Rule*>, static_cast<size_t>(MatchKind::requirement) + 1> by_kind_;
   std::vector<std::string> qualified_roots_;
-  // Every dotted prefix of every qualified rule name ("torch", "torch.cuda", "torch.cuda.amp", ...):
-  // match_qualified stops extending a name as soon as no rule can lie below it.
-  std::unordered_set<std::string, Hash, std::equal_to<>> qualified_paths_;
+  // Every dotted prefix of every qualified rule name ("torch", "torch.cuda", "torch.cuda.amp", ...),
+  // with the rules named exactly there: match_qualified looks up each prefix of a name once and
+  // stops as soon as no rule can lie below it.
+  struct QualifiedNode {
+    static constexpr size_t none = SIZE_MAX;
+    size_t exact = none, prefix = none, exact_only = none;  // rule indices
+  };
+  std::unordered_map<std::string, QualifiedNode, Hash, std::equal_to<>> qualified_tree_;
 };
 
 std::string_view to_string(MatchKind k);
