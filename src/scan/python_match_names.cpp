@@ -158,10 +158,12 @@ void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<
     for (uint32_t si = 0; si + 1 < sig.size(); ++si) {
       if (op1[si] != '.' || !a.sig_is_name(si + 1)) continue;
       uint32_t name_tok = sig[si + 1];
-      if (a.in_resolved_ref(si + 1)) continue;  // part of an imported module path (torch.cuda)
       std::string_view name = a.sig_text(si + 1);
+      int resolved = -1;  // looked up only for names a rule wants
       for (const Rule* r : attr_rules) {
         if (r->name != name) continue;
+        if (resolved < 0) resolved = a.in_resolved_ref(si + 1);
+        if (resolved) break;  // part of an imported module path (torch.cuda)
         bool called = a.sig_is_op(si + 2, "(");
         if (r->call && *r->call != called) continue;
         PyMatch m = make(r, sig[si], name_tok);
