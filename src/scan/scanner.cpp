@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <thread>
 
 #include "common/errors.h"
 #include "common/file_io.h"
 #include "common/thread_pool.h"
+#include "env/translate.h"
 #include "scan/cuda_source_scanner.h"
 #include "scan/python_scanner.h"
 #include "scan/requirements_scanner.h"
@@ -87,12 +89,34 @@ bool selected(const Finding& f, const ScanOptions& o) {
 }
 }  // namespace
 
+namespace {
+// Parsing the built-in rule catalogue and the environment knowledge base (TOML, a few milliseconds
+// each) does not depend on the walk: for a tree scan with more than one thread it runs on its own
+// thread while the directories are read, instead of before the walk or inside the first worker.
+std::jthread warm_up_knowledge(const std::vector<std::string>& paths, const ScanOptions& options) {
+  if (options.rules || worker_count(options.threads) < 2) return {};
+  std::error_code ec;
+  if (std::none_of(paths.begin(), paths.end(), [&](const std::string& p) { return fs::is_directory(p, ec); }))
+    return {};
+  return std::jthread([] {
+    try {
+      (void)RuleCatalog::builtin();
+      (void)ascend_equivalent("CUDA_VISIBLE_DEVICES");  // loads the knowledge base
+    } catch (...) {
+      // The workers load them again and report the problem where it matters.
+    }
+  });
+}
+}  // namespace
+
 ScanResult scan_paths(const std::vector<std::string>& paths, const ScanOptions& options) {
-  const RuleCatalog& rules = options.rules ? *options.rules : RuleCatalog::builtin();
+  std::jthread warm_up = warm_up_knowledge(paths, options);  // joins even if the walk throws
   WalkOptions wo;
   wo.exclude_globs = options.exclude_globs;
   wo.keep = [](const fs::path& p) { return classify_file(p) != FileKind::other; };
   WalkResult walked = walk_paths(paths, wo);
+  if (warm_up.joinable()) warm_up.join();
+  const RuleCatalog& rules = options.rules ? *options.rules : RuleCatalog::builtin();
 
   ScanResult result;
   for (const auto& p : walked.problems) {
