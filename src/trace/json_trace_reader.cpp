@@ -1,6 +1,7 @@
 #include "trace/json_trace_reader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <memory>
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include "common/thread_pool.h"
 #include "trace/json_chunks.h"
 #include "trace/json_source.h"
+#include "trace/phase_timer.h"
 
 namespace banjia::trace {
 
@@ -22,8 +24,6 @@ void parse_event_array_haswell(TraceData& t, const char* data, size_t len, size_
 #endif
 
 namespace {
-constexpr size_t kChunkBytes = 16u << 20;
-
 bool cpu_has_avx2() {
 #if defined(__x86_64__)
   static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") &&
@@ -50,30 +50,48 @@ void parse_part(TraceData& t, const JsonBuffer& b, std::pair<size_t, size_t> r, 
   parse_event_array_generic(t, p, r.second - r.first, cap, parser);
 }
 
-// Parses the parts a few at a time on all cores and appends them in order, so that only a few
-// parts' events exist twice at any moment.
-void parse_parts(TraceData& t, const JsonBuffer& b, const EventChunks& chunks) {
-  unsigned threads = worker_count();
-  std::vector<std::shared_ptr<void>> parsers(threads);  // one per slot of a batch, reused
-  for (size_t first = 0; first < chunks.docs.size(); first += threads) {
-    size_t n = std::min<size_t>(threads, chunks.docs.size() - first);
-    std::vector<TraceData> parts(n);
-    parallel_for(n, threads, [&](size_t i) {
-      auto [from, to] = chunks.docs[first + i];
-      parts[i].file = t.file;
-      parts[i].reserve((to - from) / 200);
-      parse_part(parts[i], b, chunks.docs[first + i], parsers[i]);
+// Parses all parts on `threads` workers (each with its own reusable parser, pulling the next part
+// from a shared counter), dropping each part's input pages once it is parsed, then joins the parts
+// in order.
+void parse_parts(TraceData& t, const JsonBuffer& b, const EventChunks& chunks, unsigned threads) {
+  const size_t n = chunks.docs.size();
+  std::vector<TraceData> parts(n);
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  {
+    PhaseTimer pt("parse parts");
+    parallel_for(std::min<size_t>(threads, n), threads, [&](size_t) {
+      std::shared_ptr<void> parser;
+      for (size_t i; !failed && (i = next.fetch_add(1)) < n;) {
+        auto [from, to] = chunks.docs[i];
+        b.populate(from, to);
+        parts[i].file = t.file;
+        parts[i].reserve((to - from) / 200);  // untouched capacity costs address space only
+        try {
+          parse_part(parts[i], b, chunks.docs[i], parser);
+        } catch (...) {
+          failed = true;
+          throw;
+        }
+        b.release(from, to);
+      }
     });
-    for (auto& part : parts) t.append(std::move(part));
   }
+  PhaseTimer pt("join parts");
+  t.append(std::move(parts), threads);
 }
 }  // namespace
 
-TraceData read_json_trace(const std::filesystem::path& path) { return read_json_trace(path, kChunkBytes); }
+TraceData read_json_trace(const std::filesystem::path& path) { return read_json_trace(path, kDefaultPartBytes); }
 
 TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes) {
+  return read_json_trace(path, part_bytes, 0);
+}
+
+TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes, unsigned threads) {
+  threads = worker_count(threads);
   const std::string file = path.string();
-  JsonBuffer buf = load_json_buffer(path);
+  JsonBuffer buf = [&] { PhaseTimer pt("load"); return load_json_buffer(path); }();
   TraceData t;
   t.file = file;
   t.input_bytes = buf.length();
@@ -87,11 +105,11 @@ TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes) 
   bool saw_events = false;
   try {
     EventChunks chunks;
+    PhaseTimer pt0("split+parse");
     if (part_bytes > 0) chunks = split_events(buf.data(), buf.length(), part_bytes, file);
     if (chunks.chunked) {
       t.base_time_ns = chunks.base_time_ns;
-      t.reserve(buf.length() / 200);  // untouched capacity costs address space, not memory
-      parse_parts(t, buf, chunks);
+      parse_parts(t, buf, chunks, threads);
       saw_events = true;
     } else {
       if (buf.length() > kMaxDocumentBytes)
@@ -111,7 +129,10 @@ TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes) 
     for (auto& [pid, n] : t.process_names) npu = npu || n == "Ascend Hardware" || n == "CANN" || n == "Overlap Analysis";
     if (!npu) t.format = "chrome";
   }
-  t.classify();
+  {
+    PhaseTimer pt("classify");
+    t.classify(threads);
+  }
   return t;
 }
 
