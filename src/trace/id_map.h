@@ -2,10 +2,7 @@
 // analyses look up millions of ids; std::unordered_map's node allocations dominated that cost.
 #pragma once
 #include <cstdint>
-#include <utility>
 #include <vector>
-
-#include "common/thread_pool.h"
 
 #include "trace/trace_model.h"
 
@@ -62,26 +59,6 @@ class IdMap {
   }
   std::vector<int64_t> keys_, values_;
   size_t size_ = 0;
-};
-
-// IdMaps split by key hash and built side by side from (key, value) pairs in order; as with
-// IdMap::add, the first value of a key wins, whatever the number of threads.
-class PartitionedIdMap {
- public:
-  PartitionedIdMap(const std::vector<std::pair<int64_t, int64_t>>& pairs, unsigned threads) {
-    maps_.reserve(kParts);
-    for (size_t p = 0; p < kParts; ++p) maps_.emplace_back(pairs.size() / kParts + 16);
-    parallel_for(kParts, threads, [&](size_t p) {
-      for (auto& [k, v] : pairs)
-        if (part(k) == p) maps_[p].add(k, v);
-    });
-  }
-  const int64_t* find(int64_t key) const { return maps_[part(key)].find(key); }
-
- private:
-  static constexpr size_t kParts = 8;
-  static size_t part(int64_t k) { return static_cast<size_t>((static_cast<uint64_t>(k) * 0xD6E8FEB86659FD93ull) >> 61); }
-  std::vector<IdMap> maps_;
 };
 
 }  // namespace banjia::trace

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <optional>
 
-#include "trace/id_map.h"
+#include "trace/parallel_sort.h"
 
 namespace banjia::trace {
 
@@ -74,25 +74,48 @@ SummaryContext::SummaryContext(const TraceData& trace, const TraceRules& r, unsi
   step_events = std::move(unique);
   std::sort(step_events.begin(), step_events.end(), [&](size_t a, size_t b) { return t.ts[a] < t.ts[b]; });
   for (size_t idx : step_events) step_start_.push_back(t.ts[idx]);
-  // Device work belongs to the step in which the host launched it (correlation id of the runtime
-  // call). The first runtime call of an id wins.
-  std::vector<std::vector<std::pair<int64_t, int64_t>>> launches(blocks());
+  // Device work belongs to the step in which the host launched it: the runtime call with the same
+  // correlation id (the first one wins). Both sides are listed by id (ids grow with time, so the
+  // lists are almost sorted already) and merge-joined.
+  struct ById {
+    int64_t corr;
+    size_t i;
+    bool operator<(const ById& o) const { return corr != o.corr ? corr < o.corr : i < o.i; }
+  };
+  std::vector<std::vector<ById>> host_parts(blocks()), dev_parts(blocks());
   parallel_for(blocks(), threads, [&](size_t b) {
-    for (size_t i = b * kEventBlock; i < std::min(n, (b + 1) * kEventBlock); ++i)
-      if (t.kind[i] == Kind::runtime && t.corr[i] != kNone) launches[b].emplace_back(t.corr[i], t.ts[i]);
-  });
-  std::vector<std::pair<int64_t, int64_t>> pairs;
-  for (auto& l : launches) pairs.insert(pairs.end(), l.begin(), l.end());
-  PartitionedIdMap runtime_ts(pairs, threads);
-  launch_ts.assign(n, kNone);
-  step.assign(n, -1);
-  for_blocks([&](size_t, size_t from, size_t to) {
-    for (size_t i = from; i < to; ++i) {
-      if (is_device(t.kind[i]) && t.corr[i] != kNone)
-        if (const int64_t* ts = runtime_ts.find(t.corr[i])) launch_ts[i] = *ts;
-      if (!step_events.empty()) step[i] = step_at(launch_ts[i] != kNone ? launch_ts[i] : t.ts[i]);
+    for (size_t i = b * kEventBlock; i < std::min(n, (b + 1) * kEventBlock); ++i) {
+      if (t.corr[i] == kNone) continue;
+      if (t.kind[i] == Kind::runtime) host_parts[b].push_back({t.corr[i], i});
+      else if (is_device(t.kind[i])) dev_parts[b].push_back({t.corr[i], i});
     }
   });
+  std::vector<ById> by_id[2];
+  for (size_t b = 0; b < blocks(); ++b) {
+    by_id[0].insert(by_id[0].end(), host_parts[b].begin(), host_parts[b].end());
+    by_id[1].insert(by_id[1].end(), dev_parts[b].begin(), dev_parts[b].end());
+  }
+  host_parts.clear(), dev_parts.clear();
+  parallel_for(2, threads, [&](size_t k) { sort_nearly_sorted(by_id[k], std::less<ById>()); });
+  launch_ts.assign(n, kNone);
+  const std::vector<ById>& host = by_id[0];
+  size_t h = 0;
+  for (const ById& d : by_id[1]) {
+    while (h < host.size() && host[h].corr < d.corr) ++h;
+    if (h < host.size() && host[h].corr == d.corr) launch_ts[d.i] = t.ts[host[h].i];
+  }
+  step.assign(n, -1);
+  if (!step_events.empty())
+    for_blocks([&](size_t, size_t from, size_t to) {
+      int32_t last = -1;  // consecutive events mostly fall in the same step
+      for (size_t i = from; i < to; ++i) {
+        int64_t ts = launch_ts[i] != kNone ? launch_ts[i] : t.ts[i];
+        if (last < 0 || last + 1 >= static_cast<int32_t>(step_start_.size()) || ts < step_start_[last] ||
+            ts >= step_start_[last + 1])
+          last = step_at(ts);
+        step[i] = last;
+      }
+    });
 }
 
 int32_t SummaryContext::step_at(int64_t ts) const {
