@@ -102,7 +102,7 @@ TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes) 
 TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes, unsigned threads) {
   threads = worker_count(threads);
   const std::string file = path.string();
-  JsonBuffer buf = [&] { PhaseTimer pt("load"); return load_json_buffer(path); }();
+  JsonBuffer buf = load_json_buffer(path);
   TraceData t;
   t.file = file;
   t.input_bytes = buf.length();
@@ -116,7 +116,7 @@ TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes, 
   bool saw_events = false;
   try {
     EventChunks chunks;
-    PhaseTimer pt0("split+parse");
+    PhaseTimer timer("split and parse");
     if (part_bytes > 0) chunks = split_events(buf.data(), buf.length(), part_bytes, file);
     if (chunks.chunked) {
       t.base_time_ns = chunks.base_time_ns;

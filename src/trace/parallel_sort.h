@@ -4,6 +4,7 @@
 #pragma once
 #include <algorithm>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "common/thread_pool.h"
@@ -31,25 +32,27 @@ void parallel_sort(std::vector<T>& v, Less less, unsigned threads) {
   }
 }
 
-// Groups items by key(item) (ascending; items keep their order within a group), for data with few
-// distinct keys such as (pid, tid) or device.
+// Groups the items of `parts` (taken in order, and freed) by key(item), groups by ascending key,
+// items in their order within a group. For data with few distinct keys such as (pid, tid) or device.
 template <class T, class KeyFn>
-std::vector<std::vector<T>> group_by(const std::vector<T>& v, KeyFn key) {
-  using K = decltype(key(v.front()));
+std::vector<std::vector<T>> group_by(std::vector<std::vector<T>>&& parts, KeyFn key) {
+  using K = decltype(key(std::declval<const T&>()));
   std::map<K, size_t> index;
   std::vector<std::vector<T>> groups;
-  std::vector<K> keys;
   const K* last = nullptr;
   size_t g = 0;
-  for (const T& x : v) {
-    K k = key(x);
-    if (!last || !(k == *last)) {
-      auto [it, fresh] = index.try_emplace(k, groups.size());
-      if (fresh) groups.emplace_back();
-      g = it->second;
-      last = &it->first;
+  for (auto& part : parts) {
+    for (const T& x : part) {
+      K k = key(x);
+      if (!last || !(k == *last)) {
+        auto [it, fresh] = index.try_emplace(k, groups.size());
+        if (fresh) groups.emplace_back();
+        g = it->second;
+        last = &it->first;
+      }
+      groups[g].push_back(x);
     }
-    groups[g].push_back(x);
+    std::vector<T>().swap(part);
   }
   std::vector<std::vector<T>> ordered;
   for (auto& [k, i] : index) ordered.push_back(std::move(groups[i]));

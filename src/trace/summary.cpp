@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "common/thread_pool.h"
 #include "trace/intervals.h"
 #include "trace/parallel_sort.h"
 #include "trace/phase_timer.h"
-#include <optional>
 #include "trace/summary_context.h"
 
 namespace banjia::trace {
@@ -151,14 +151,14 @@ void device_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& opt) {
     }
   });
   int64_t span_s = INT64_MAX, span_e = INT64_MIN;
-  std::vector<DevInterval> dev;
+  std::vector<std::vector<DevInterval>> dev_parts;
   for (Part& p : parts) {
     span_s = std::min(span_s, p.span_s);
     span_e = std::max(span_e, p.span_e);
     for (size_t k = 0; k < s.steps.size(); ++k) s.steps[k].end_ns = std::max(s.steps[k].end_ns, p.step_end[k]);
-    dev.insert(dev.end(), p.dev.begin(), p.dev.end());
-    p = Part();
+    dev_parts.push_back(std::move(p.dev));
   }
+  parts.clear();
   if (span_s == INT64_MAX) span_s = span_e = 0;
   s.overall.name = "all";
   s.overall.start_ns = s.steps.empty() ? span_s : s.steps.front().start_ns;
@@ -169,41 +169,35 @@ void device_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& opt) {
 
   // Overall per device: each device's intervals by start (almost in order already). Ties in
   // (start, end) may come in any order: unions do not care.
-  auto devices = group_by(dev, [](const DevInterval& d) { return d.device; });
+  auto devices = group_by(std::move(dev_parts), [](const DevInterval& d) { return d.device; });
   parallel_for(devices.size(), ctx.threads, [&](size_t k) {
     sort_nearly_sorted(devices[k], [](const DevInterval& a, const DevInterval& b) {
       return a.s != b.s ? a.s < b.s : a.e < b.e;
     });
   });
-  dev.clear();
-  for (auto& g : devices) {
-    dev.insert(dev.end(), g.begin(), g.end());
-    std::vector<DevInterval>().swap(g);
-  }
   int64_t wall = s.overall.end_ns - s.overall.start_ns;
   double best_busy = -1;
-  size_t primary_from = 0, primary_to = 0;
-  for (size_t i = 0; i < dev.size();) {
-    size_t j = i;
+  const std::vector<DevInterval>* primary = nullptr;
+  for (const auto& d : devices) {
     BreakdownUnions u;
-    for (; j < dev.size() && dev[j].device == dev[i].device; ++j) u.add(dev[j]);
+    for (const DevInterval& x : d) u.add(x);
     Breakdown b = u.result(wall);
-    s.devices[dev[i].device] = b;
+    s.devices[d.front().device] = b;
     if (b.busy_us() > best_busy) {
       best_busy = b.busy_us();
-      s.primary_device = dev[i].device;
-      primary_from = i, primary_to = j;
+      s.primary_device = d.front().device;
+      primary = &d;
     }
-    i = j;
   }
   // Per step on the primary device: each step's intervals are a subsequence sorted by start.
   std::vector<BreakdownUnions> per_step(s.steps.size());
   std::vector<bool> seen(s.steps.size());
-  for (size_t i = primary_from; i < primary_to; ++i)
-    if (dev[i].step >= 0) {
-      per_step[dev[i].step].add(dev[i]);
-      seen[dev[i].step] = true;
-    }
+  if (primary)
+    for (const DevInterval& x : *primary)
+      if (x.step >= 0) {
+        per_step[x.step].add(x);
+        seen[x.step] = true;
+      }
   for (size_t k = 0; k < s.steps.size(); ++k)
     if (seen[k]) s.steps[k].breakdown = per_step[k].result(s.steps[k].end_ns - s.steps[k].start_ns);
   if (s.devices.count(s.primary_device)) s.overall.breakdown = s.devices[s.primary_device];
@@ -222,9 +216,9 @@ void device_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& opt) {
 
 Summary summarize(const TraceData& t, const SummaryOptions& opt,
                   const std::function<void(SummaryContext&, Summary&)>& finish) {
-  std::optional<PhaseTimer> pt(std::in_place, "context");
+  auto ctx_timer = std::make_unique<PhaseTimer>("context");
   SummaryContext ctx(t, trace_rules(), worker_count(opt.threads));
-  pt.reset();
+  ctx_timer.reset();
   Summary s;
   s.file = t.file;
   s.format = t.format;
@@ -241,14 +235,15 @@ Summary summarize(const TraceData& t, const SummaryOptions& opt,
     st.end_ns = t.ts[idx] + t.dur[idx];
     s.steps.push_back(st);
   }
-  // Host op tables and device tables touch disjoint fields and caches: run them side by side.
-  parallel_for(2, worker_count(), [&](size_t part) {
-    if (part == 0) { PhaseTimer p("op tables"); fill_op_tables(ctx, s, opt); }
-    else { PhaseTimer p("device tables"); device_tables(ctx, s, opt); }
+  // Host op tables and device tables touch disjoint fields: run them side by side.
+  parallel_for(2, ctx.threads, [&](size_t part) {
+    PhaseTimer timer(part == 0 ? "op tables" : "device tables");
+    if (part == 0) fill_op_tables(ctx, s, opt);
+    else device_tables(ctx, s, opt);
   });
   if (t.format == "torch_npu") overlap_breakdown(ctx, s);
 
-  PhaseTimer pf("finish(advisors)");
+  PhaseTimer finish_timer("finish (advisors)");
   if (finish) finish(ctx, s);
   return s;
 }

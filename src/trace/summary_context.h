@@ -37,10 +37,15 @@ struct SummaryContext {
   int flags(size_t i) const { return name_flags_[t.name[i]]; }  // NameFlag bits of the event's name
   int32_t step_at(int64_t ts) const;   // last step starting at or before ts (within the last step's end)
   size_t blocks() const { return (t.size() + kEventBlock - 1) / kEventBlock; }
-  // Calls fn(worker, from, to) for every block of events on `threads` workers; `worker` < threads
+  // Calls fn(worker, item) for every item in [0, n) on `threads` workers; `worker` < threads
   // indexes per-worker scratch state.
   template <class Fn>
-  void for_blocks(Fn&& fn) const;
+  void for_items(size_t n, Fn&& fn) const;
+  // Calls fn(worker, from, to) for every block of events, as for_items.
+  template <class Fn>
+  void for_blocks(Fn&& fn) const {
+    for_items(blocks(), [&](size_t w, size_t b) { fn(w, b * kEventBlock, std::min(t.size(), (b + 1) * kEventBlock)); });
+  }
 
  private:
   std::unordered_map<int64_t, int64_t> device_by_pid_;
@@ -59,11 +64,10 @@ struct SummaryContext {
 namespace banjia::trace {
 
 template <class Fn>
-void SummaryContext::for_blocks(Fn&& fn) const {
+void SummaryContext::for_items(size_t n, Fn&& fn) const {
   std::atomic<size_t> next{0};
-  const size_t n = blocks();
   parallel_for(threads, threads, [&](size_t worker) {
-    for (size_t b; (b = next.fetch_add(1)) < n;) fn(worker, b * kEventBlock, std::min(t.size(), (b + 1) * kEventBlock));
+    for (size_t i; (i = next.fetch_add(1)) < n;) fn(worker, i);
   });
 }
 

@@ -81,42 +81,46 @@ void fill_op_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& opt) 
     for (size_t i = b * kEventBlock; i < std::min(t.size(), (b + 1) * kEventBlock); ++i)
       if (is_op(t.kind[i])) found[b].push_back(OpKey{t.pid[i], t.tid[i], t.ts[i], -t.dur[i], i});
   });
-  std::vector<OpKey> ops;
-  for (auto& f : found) {
-    ops.insert(ops.end(), f.begin(), f.end());
-    std::vector<OpKey>().swap(f);
-  }
-  // Threads apart (few), then each thread's ops by time: profilers write them almost in order.
-  auto threads = group_by(ops, [](const OpKey& o) { return std::pair{o.pid, o.tid}; });
-  parallel_for(threads.size(), ctx.threads, [&](size_t k) { sort_nearly_sorted(threads[k], std::less<OpKey>()); });
-  ops.clear();
-  for (auto& g : threads) ops.insert(ops.end(), g.begin(), g.end());
-  // Self time: own duration minus the durations of ops nested directly inside (stack per thread).
-  std::vector<int64_t> self(ops.size());
-  std::vector<size_t> stack;  // positions in `ops`
-  for (size_t p = 0; p < ops.size(); ++p) {
-    const OpKey& o = ops[p];
-    if (p > 0 && (ops[p - 1].pid != o.pid || ops[p - 1].tid != o.tid)) stack.clear();
-    while (!stack.empty() && ops[stack.back()].ts - ops[stack.back()].neg_dur <= o.ts) stack.pop_back();
-    self[p] = -o.neg_dur;
-    if (!stack.empty() && o.ts - o.neg_dur <= ops[stack.back()].ts - ops[stack.back()].neg_dur)
-      self[stack.back()] += o.neg_dur;
-    stack.push_back(p);
-  }
-  // Totals per name id in integer ns (exact, so independent of summation order).
+  // Threads apart (few), then per thread: ops by time (profilers write them almost in order) and
+  // self time = own duration minus the durations of ops nested directly inside (a stack). Totals
+  // per name id are added up per worker in integer ns (exact, so independent of the order).
+  auto threads = group_by(std::move(found), [](const OpKey& o) { return std::pair{o.pid, o.tid}; });
   struct Acc {
     size_t count = 0;
     int64_t self_ns = 0, total_ns = 0;
   };
+  std::vector<std::vector<Acc>> acc(ctx.threads);
+  ctx.for_items(threads.size(), [&](size_t w, size_t k) {
+    std::vector<OpKey>& ops = threads[k];
+    sort_nearly_sorted(ops, std::less<OpKey>());
+    std::vector<int64_t> self(ops.size());
+    std::vector<size_t> stack;  // positions in `ops`
+    for (size_t p = 0; p < ops.size(); ++p) {
+      const OpKey& o = ops[p];
+      while (!stack.empty() && ops[stack.back()].ts - ops[stack.back()].neg_dur <= o.ts) stack.pop_back();
+      self[p] = -o.neg_dur;
+      if (!stack.empty() && o.ts - o.neg_dur <= ops[stack.back()].ts - ops[stack.back()].neg_dur)
+        self[stack.back()] += o.neg_dur;
+      stack.push_back(p);
+    }
+    if (acc[w].empty()) acc[w].resize(t.strings.size());
+    for (size_t p = 0; p < ops.size(); ++p) {
+      size_t i = ops[p].i;
+      if (ctx.flags(i) & kStep) continue;
+      Acc& a = acc[w][t.name[i]];
+      ++a.count;
+      a.total_ns -= ops[p].neg_dur;
+      a.self_ns += std::max<int64_t>(0, self[p]);
+    }
+    std::vector<OpKey>().swap(ops);
+  });
   std::vector<Acc> by_name(t.strings.size());
-  for (size_t p = 0; p < ops.size(); ++p) {
-    size_t i = ops[p].i;
-    if (ctx.flags(i) & kStep) continue;
-    Acc& a = by_name[t.name[i]];
-    ++a.count;
-    a.total_ns += t.dur[i];
-    a.self_ns += std::max<int64_t>(0, self[p]);
-  }
+  for (auto& per_worker : acc)
+    for (size_t id = 0; id < per_worker.size(); ++id) {
+      by_name[id].count += per_worker[id].count;
+      by_name[id].self_ns += per_worker[id].self_ns;
+      by_name[id].total_ns += per_worker[id].total_ns;
+    }
   std::vector<OpRow> rows;
   for (size_t id = 0; id < by_name.size(); ++id) {
     const Acc& a = by_name[id];

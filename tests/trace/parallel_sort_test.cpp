@@ -40,8 +40,8 @@ TEST(ParallelSort, NearlySortedAndShuffledInputs) {
 }
 
 TEST(ParallelSort, GroupByKeepsOrderWithinGroups) {
-  std::vector<std::pair<int, int>> v = {{2, 0}, {1, 1}, {2, 2}, {1, 3}, {3, 4}, {1, 5}};
-  auto g = group_by(v, [](const std::pair<int, int>& p) { return p.first; });
+  std::vector<std::vector<std::pair<int, int>>> parts = {{{2, 0}, {1, 1}, {2, 2}}, {}, {{1, 3}, {3, 4}, {1, 5}}};
+  auto g = group_by(std::move(parts), [](const std::pair<int, int>& p) { return p.first; });
   ASSERT_EQ(g.size(), 3u);
   EXPECT_EQ(g[0], (std::vector<std::pair<int, int>>{{1, 1}, {1, 3}, {1, 5}}));
   EXPECT_EQ(g[1], (std::vector<std::pair<int, int>>{{2, 0}, {2, 2}}));
