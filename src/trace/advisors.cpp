@@ -6,7 +6,6 @@
 #include <set>
 #include <unordered_map>
 
-#include "common/thread_pool.h"
 #include "trace/id_map.h"
 
 namespace banjia::trace {
@@ -176,20 +175,16 @@ void npu_rules(Summary& s, const TraceRules& rules) {
 }
 }  // namespace
 
-void run_advisors(SummaryContext& ctx, Summary& s) {
-  const TraceRules& rules = ctx.rules;
-  // The three trace-scanning advisors are independent: run them side by side, report in fixed order.
+void run_scan_advisor(size_t k, const SummaryContext& ctx, const Summary& s, std::vector<Finding>& out) {
   using Advisor = void (*)(const SummaryContext&, const Summary&, const AdvisorRule&, std::vector<Finding>&);
-  static constexpr std::pair<const char*, Advisor> scans[] = {{"small-gemm-batching", small_gemm_batching},
-                                                              {"conv-in-loop", conv_in_loop},
-                                                              {"host-device-sync", host_device_sync}};
-  std::vector<Finding> found[std::size(scans)];
-  parallel_for(std::size(scans), ctx.threads, [&](size_t k) {
-    if (auto* r = rules.advisor(scans[k].first)) scans[k].second(ctx, s, *r, found[k]);
-  });
-  for (auto& f : found) s.findings.insert(s.findings.end(), f.begin(), f.end());
-  step_rules(s, rules);
-  npu_rules(s, rules);
+  static constexpr std::pair<const char*, Advisor> scans[kScanAdvisors] = {
+      {"small-gemm-batching", small_gemm_batching}, {"conv-in-loop", conv_in_loop}, {"host-device-sync", host_device_sync}};
+  if (auto* r = ctx.rules.advisor(scans[k].first)) scans[k].second(ctx, s, *r, out);
+}
+
+void run_advisors(SummaryContext& ctx, Summary& s) {
+  step_rules(s, ctx.rules);
+  npu_rules(s, ctx.rules);
 }
 
 }  // namespace banjia::trace

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "common/thread_pool.h"
+#include "trace/advisors.h"
 #include "trace/intervals.h"
 #include "trace/parallel_sort.h"
 #include "trace/phase_timer.h"
@@ -235,15 +236,21 @@ Summary summarize(const TraceData& t, const SummaryOptions& opt,
     st.end_ns = t.ts[idx] + t.dur[idx];
     s.steps.push_back(st);
   }
-  // Host op tables and device tables touch disjoint fields: run them side by side.
-  parallel_for(2, ctx.threads, [&](size_t part) {
-    PhaseTimer timer(part == 0 ? "op tables" : "device tables");
-    if (part == 0) fill_op_tables(ctx, s, opt);
-    else device_tables(ctx, s, opt);
-  });
+  // Host op tables, device tables and the trace-scanning advisors touch disjoint fields (the
+  // advisors read only step names): run them side by side; findings in fixed order.
+  std::vector<Finding> found[kScanAdvisors];
+  {
+    PhaseTimer timer("tables and scans");
+    parallel_for(2 + kScanAdvisors, ctx.threads, [&](size_t part) {
+      if (part == 0) fill_op_tables(ctx, s, opt);
+      else if (part == 1) device_tables(ctx, s, opt);
+      else run_scan_advisor(part - 2, ctx, s, found[part - 2]);
+    });
+  }
+  for (auto& f : found) s.findings.insert(s.findings.end(), f.begin(), f.end());
   if (t.format == "torch_npu") overlap_breakdown(ctx, s);
 
-  PhaseTimer finish_timer("finish (advisors)");
+  PhaseTimer finish_timer("finish (NPU files, rules)");
   if (finish) finish(ctx, s);
   return s;
 }

@@ -108,8 +108,9 @@ struct SummaryOptions {
 };
 
 struct SummaryContext;
-// Computes the summary; `finish` (optional) runs last with the analysis context, e.g. to add NPU
-// extras and advisor findings without recomputing step assignment.
+// Computes the summary, with the findings of the trace-scanning advisors (advisors.h); `finish`
+// (optional) runs last with the analysis context, e.g. to add NPU extras and the remaining advisor
+// findings without recomputing step assignment.
 Summary summarize(const TraceData& t, const SummaryOptions& opt = {},
                   const std::function<void(SummaryContext&, Summary&)>& finish = {});
 
