@@ -30,12 +30,15 @@ Finding make(const AdvisorRule& r, const Summary& s, std::string detail, std::st
 
 std::string step_name(const Summary& s, int32_t st) { return st >= 0 ? s.steps[st].name : std::string("trace"); }
 
-// Innermost host op for each External id (kernels and runtime calls carry the id of the op that
-// launched them).
-IdMap ops_by_external_id(const TraceData& t) {
-  IdMap m(t.size() / 4);
+// Innermost (last written) host op for each External id in `kernels` (kernels and runtime calls
+// carry the id of the op that launched them). Only the ids asked for are kept, so the map stays
+// small and in cache while all host ops are scanned.
+IdMap ops_by_external_id(const TraceData& t, const std::vector<size_t>& kernels) {
+  IdMap m(kernels.size());
+  for (size_t i : kernels)
+    if (t.ext_id[i] != kNone) m.set(t.ext_id[i], -1);
   for (size_t i = 0; i < t.size(); ++i)
-    if (t.kind[i] == Kind::host_op && t.ext_id[i] != kNone) m.set(t.ext_id[i], static_cast<int64_t>(i));
+    if (t.kind[i] == Kind::host_op && t.ext_id[i] != kNone && m.find(t.ext_id[i])) m.set(t.ext_id[i], static_cast<int64_t>(i));
   return m;
 }
 
@@ -43,16 +46,19 @@ double median(std::vector<double> v) { return dist_stats(std::move(v)).median_us
 
 void small_gemm_batching(const SummaryContext& ctx, const Summary& s, const AdvisorRule& r, std::vector<Finding>& out) {
   const TraceData& t = ctx.t;
-  auto ops = ops_by_external_id(t);
+  const auto& names = kernel_class_names();
+  const int gemm = static_cast<int>(std::find(names.begin(), names.end(), "gemm") - names.begin());
+  std::vector<size_t> kernels;
+  for (size_t i = 0; i < t.size(); ++i)
+    if (t.kind[i] == Kind::kernel && ctx.class_index(i) == gemm) kernels.push_back(i);
+  auto ops = ops_by_external_id(t, kernels);
   // Calls are counted by launching op (one aten::mm may launch a GEMM and a split-K reduction).
   struct Group { std::vector<double> durs; std::set<int64_t> calls; int64_t first = INT64_MAX, last = INT64_MIN; uint32_t kname = 0; };
   std::map<std::tuple<int32_t, uint32_t, uint32_t>, Group> groups;  // step, op name (or kernel), shape
-  const auto& names = kernel_class_names();
-  const int gemm = static_cast<int>(std::find(names.begin(), names.end(), "gemm") - names.begin());
-  for (size_t i = 0; i < t.size(); ++i) {
-    if (t.kind[i] != Kind::kernel || ctx.class_index(i) != gemm) continue;
+  for (size_t i : kernels) {
     uint32_t who = t.name[i], shape = 0;
-    if (const int64_t* op = t.ext_id[i] != kNone ? ops.find(t.ext_id[i]) : nullptr) {
+    const int64_t* op = t.ext_id[i] != kNone ? ops.find(t.ext_id[i]) : nullptr;
+    if (op && *op >= 0) {
       who = t.name[*op];
       shape = t.shape[*op];
     }

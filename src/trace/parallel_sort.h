@@ -85,4 +85,35 @@ void sort_nearly_sorted(std::vector<T>& v, Less less) {
   v.swap(sorted);
 }
 
+// Stable LSD radix sort by an integer key, 16 bits per pass over (key - min key): as many passes
+// as the key range needs (two for correlation ids spanning less than 2^32). Items with equal keys
+// keep their order.
+template <class T, class KeyFn>
+void radix_sort(std::vector<T>& v, KeyFn key) {
+  if (v.size() < 2) return;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (const T& x : v) {
+    lo = std::min<int64_t>(lo, key(x));
+    hi = std::max<int64_t>(hi, key(x));
+  }
+  const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+  auto digit = [&](const T& x, int shift) {
+    return static_cast<size_t>(((static_cast<uint64_t>(key(x)) - static_cast<uint64_t>(lo)) >> shift) & 0xFFFF);
+  };
+  std::vector<T> tmp(v.size());
+  std::vector<size_t> start(65536);
+  for (int shift = 0; shift < 64 && (range >> shift) != 0; shift += 16) {
+    std::fill(start.begin(), start.end(), 0);
+    for (const T& x : v) ++start[digit(x, shift)];
+    size_t sum = 0;
+    for (size_t& c : start) {
+      size_t count = c;
+      c = sum;
+      sum += count;
+    }
+    for (const T& x : v) tmp[start[digit(x, shift)]++] = x;
+    v.swap(tmp);
+  }
+}
+
 }  // namespace banjia::trace

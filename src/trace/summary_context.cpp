@@ -80,7 +80,6 @@ SummaryContext::SummaryContext(const TraceData& trace, const TraceRules& r, unsi
   struct ById {
     int64_t corr;
     size_t i;
-    bool operator<(const ById& o) const { return corr != o.corr ? corr < o.corr : i < o.i; }
   };
   std::vector<std::vector<ById>> host_parts(blocks()), dev_parts(blocks());
   parallel_for(blocks(), threads, [&](size_t b) {
@@ -96,7 +95,7 @@ SummaryContext::SummaryContext(const TraceData& trace, const TraceRules& r, unsi
     by_id[1].insert(by_id[1].end(), dev_parts[b].begin(), dev_parts[b].end());
   }
   host_parts.clear(), dev_parts.clear();
-  parallel_for(2, threads, [&](size_t k) { sort_nearly_sorted(by_id[k], std::less<ById>()); });
+  parallel_for(2, threads, [&](size_t k) { radix_sort(by_id[k], [](const ById& x) { return x.corr; }); });
   launch_ts.assign(n, kNone);
   const std::vector<ById>& host = by_id[0];
   size_t h = 0;

@@ -47,3 +47,18 @@ TEST(ParallelSort, GroupByKeepsOrderWithinGroups) {
   EXPECT_EQ(g[1], (std::vector<std::pair<int, int>>{{2, 0}, {2, 2}}));
   EXPECT_EQ(g[2], (std::vector<std::pair<int, int>>{{3, 4}}));
 }
+
+TEST(ParallelSort, RadixSortIsStableAndHandlesWideRanges) {
+  std::mt19937_64 rng(11);
+  for (int64_t spread : {int64_t{5}, int64_t{1} << 20, int64_t{1} << 40, INT64_MAX}) {
+    std::vector<std::pair<int64_t, size_t>> v(20000);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = {static_cast<int64_t>(rng() % static_cast<uint64_t>(spread)) - spread / 2, i};
+    auto expect = v;
+    std::sort(expect.begin(), expect.end());  // by key, then original position: what stable means
+    radix_sort(v, [](const std::pair<int64_t, size_t>& p) { return p.first; });
+    EXPECT_EQ(v, expect) << spread;
+  }
+  std::vector<std::pair<int64_t, size_t>> one = {{-3, 0}};
+  radix_sort(one, [](const std::pair<int64_t, size_t>& p) { return p.first; });
+  EXPECT_EQ(one.size(), 1u);
+}
