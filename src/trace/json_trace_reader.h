@@ -9,7 +9,7 @@
 namespace banjia::trace {
 
 // Parts of about this size are parsed side by side (and bound simdjson's index memory).
-constexpr size_t kDefaultPartBytes = size_t{16} << 20;
+constexpr size_t kDefaultPartBytes = size_t{8} << 20;
 
 // Throws InputError naming the file for unreadable, corrupt, truncated, oversized or empty traces
 // and for JSON that is not a trace.
