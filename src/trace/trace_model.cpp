@@ -10,21 +10,28 @@
 namespace banjia::trace {
 
 uint32_t StringPool::hash_of(std::string_view s) {
-  // Word-at-a-time multiply/xor-shift mix (splitmix64 constants): cheap and good enough for an
-  // index whose hits are confirmed by comparing the bytes.
+  // Word-at-a-time multiply/xor-shift mix (splitmix64 constants) of the length and of at most the
+  // first and the last 32 bytes: long kernel names and shape lists differ there, and hits are
+  // confirmed by comparing all bytes anyway.
   uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
-  const char* p = s.data();
-  size_t n = s.size();
-  for (; n >= 8; p += 8, n -= 8) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 31;
+  auto mix = [&h](const char* p, size_t n) {
+    for (; n >= 8; p += 8, n -= 8) {
+      uint64_t w;
+      std::memcpy(&w, p, 8);
+      h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+      h ^= h >> 31;
+    }
+    uint64_t w = 0;
+    std::memcpy(&w, p, n);
+    h = (h ^ w) * 0x94D049BB133111EBull;
+    h ^= h >> 29;
+  };
+  if (s.size() <= 64) {
+    mix(s.data(), s.size());
+  } else {
+    mix(s.data(), 32);
+    mix(s.data() + s.size() - 32, 32);
   }
-  uint64_t w = 0;
-  std::memcpy(&w, p, n);
-  h = (h ^ w) * 0x94D049BB133111EBull;
-  h ^= h >> 29;
   return static_cast<uint32_t>(h ^ (h >> 32));
 }
 
