@@ -65,8 +65,10 @@ awk -v j1="$j1_med" -v j1c="$j1_cpu_med" -v j1t="${j1_times[*]}" -v bct="${b_cpu
   printf "file: %.1f MB, %s cores, load average before %s, after %s; priority: %s\n", bytes/1e6, cores, lb, load, prio
   printf "| tool | runs (s) | median (s) | throughput | peak RSS | RSS / file |\n|---|---|---|---|---|---|\n"
   printf "| banjia trace summary | %s | %.2f | %.2f GB/s | %.0f MB | %.2fx |\n", bt, b, bytes/b/1e9, br/1024, br*1024/bytes
-  printf "| python3 json.load | %s | %.2f | %.2f GB/s | %.0f MB | %.2fx |\n", pt, p, bytes/p/1e9, pr/1024, pr*1024/bytes
-  printf "speed-up over json.load: %.1fx\n", p/b
+  if (p > 0) {  # PY_RUNS=0 skips json.load
+    printf "| python3 json.load | %s | %.2f | %.2f GB/s | %.0f MB | %.2fx |\n", pt, p, bytes/p/1e9, pr/1024, pr*1024/bytes
+    printf "speed-up over json.load: %.1fx\n", p/b
+  }
   printf "banjia CPU time (user+sys) per run: %s; median %.2f s = %.2f GB/s per CPU-second; parallel efficiency %.0f%% (CPU / (wall x %s cores)); on %s idle cores at this CPU cost: %.2f GB/s\n", bct, bc, bytes/bc/1e9, 100*bc/(b*cores), cores, cores, cores*bytes/bc/1e9
   printf "banjia -j 1: runs %s, median %.2f s (%.2f GB/s), CPU %.2f s; threads speed-up %.2fx\n", j1t, j1, bytes/j1/1e9, j1c, j1/b
 }'
