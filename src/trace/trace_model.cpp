@@ -1,5 +1,6 @@
 #include "trace/trace_model.h"
 
+#include <algorithm>
 #include <cstring>
 #include <iterator>
 #include <optional>
@@ -118,7 +119,7 @@ void TraceData::append(std::vector<TraceData>&& parts, unsigned threads) {
     // still in cache; each part's column is freed as soon as it is copied.
     auto each_part = [&](auto col, auto rewrite) {
       auto& to = this->*col;
-      to.reserve(total);
+      if (total > to.capacity()) to.reserve(std::max(total, to.capacity() * 2));  // parts come one by one
       for (size_t k = 0; k < parts.size(); ++k) {
         auto& from = parts[k].*col;
         size_t at = to.size();
