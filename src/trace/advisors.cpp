@@ -30,27 +30,35 @@ Finding make(const AdvisorRule& r, const Summary& s, std::string detail, std::st
 
 std::string step_name(const Summary& s, int32_t st) { return st >= 0 ? s.steps[st].name : std::string("trace"); }
 
-// Innermost host op for each External id (kernels and runtime calls carry the id of the op that
-// launched them).
-IdMap ops_by_external_id(const TraceData& t) {
-  IdMap m(t.size() / 4);
+// Innermost (last written) host op for each External id in `kernels` (kernels and runtime calls
+// carry the id of the op that launched them). Only the ids asked for are kept, so the map stays
+// small and in cache while all host ops are scanned.
+IdMap ops_by_external_id(const TraceData& t, const std::vector<size_t>& kernels) {
+  IdMap m(kernels.size());
+  for (size_t i : kernels)
+    if (t.ext_id[i] != kNone) m.set(t.ext_id[i], -1);
   for (size_t i = 0; i < t.size(); ++i)
-    if (t.kind[i] == Kind::host_op && t.ext_id[i] != kNone) m.set(t.ext_id[i], static_cast<int64_t>(i));
+    if (t.kind[i] == Kind::host_op && t.ext_id[i] != kNone && m.find(t.ext_id[i])) m.set(t.ext_id[i], static_cast<int64_t>(i));
   return m;
 }
 
 double median(std::vector<double> v) { return dist_stats(std::move(v)).median_us; }
 
-void small_gemm_batching(SummaryContext& ctx, Summary& s, const AdvisorRule& r) {
+void small_gemm_batching(const SummaryContext& ctx, const Summary& s, const AdvisorRule& r, std::vector<Finding>& out) {
   const TraceData& t = ctx.t;
-  auto ops = ops_by_external_id(t);
+  const auto& names = kernel_class_names();
+  const int gemm = static_cast<int>(std::find(names.begin(), names.end(), "gemm") - names.begin());
+  std::vector<size_t> kernels;
+  for (size_t i = 0; i < t.size(); ++i)
+    if (t.kind[i] == Kind::kernel && ctx.class_index(i) == gemm) kernels.push_back(i);
+  auto ops = ops_by_external_id(t, kernels);
   // Calls are counted by launching op (one aten::mm may launch a GEMM and a split-K reduction).
   struct Group { std::vector<double> durs; std::set<int64_t> calls; int64_t first = INT64_MAX, last = INT64_MIN; uint32_t kname = 0; };
   std::map<std::tuple<int32_t, uint32_t, uint32_t>, Group> groups;  // step, op name (or kernel), shape
-  for (size_t i = 0; i < t.size(); ++i) {
-    if (t.kind[i] != Kind::kernel || kernel_class_names()[ctx.class_index(i)] != "gemm") continue;
+  for (size_t i : kernels) {
     uint32_t who = t.name[i], shape = 0;
-    if (const int64_t* op = t.ext_id[i] != kNone ? ops.find(t.ext_id[i]) : nullptr) {
+    const int64_t* op = t.ext_id[i] != kNone ? ops.find(t.ext_id[i]) : nullptr;
+    if (op && *op >= 0) {
       who = t.name[*op];
       shape = t.shape[*op];
     }
@@ -71,7 +79,7 @@ void small_gemm_batching(SummaryContext& ctx, Summary& s, const AdvisorRule& r) 
                                  step_name(s, st), g.calls.size(), t.strings.view(who), shape ? t.strings.view(shape) : "",
                                  g.durs.size(),
                                  t.strings.view(g.kname).substr(0, 80), med, span);
-    s.findings.push_back(make(r, s, fmt::format("{} x {} in {}", g.calls.size(), t.strings.view(who), step_name(s, st)),
+    out.push_back(make(r, s, fmt::format("{} x {} in {}", g.calls.size(), t.strings.view(who), step_name(s, st)),
                               ev, span - longest));
   }
 }
@@ -86,7 +94,7 @@ std::optional<long> batch_of(std::string_view dims) {
   return std::strtol(std::string(dims.substr(p, 12)).c_str(), nullptr, 10);
 }
 
-void conv_in_loop(SummaryContext& ctx, Summary& s, const AdvisorRule& r) {
+void conv_in_loop(const SummaryContext& ctx, const Summary& s, const AdvisorRule& r, std::vector<Finding>& out) {
   const TraceData& t = ctx.t;
   struct Group { size_t count = 0; double total = 0, longest = 0; };
   std::map<std::pair<int32_t, uint32_t>, Group> groups;
@@ -103,12 +111,12 @@ void conv_in_loop(SummaryContext& ctx, Summary& s, const AdvisorRule& r) {
     if (g.count < r.param("min_repeats")) continue;
     std::string ev = fmt::format("{}: {} x aten::convolution with batch-1 input {}, host time {:.1f} us",
                                  step_name(s, key.first), g.count, t.strings.view(key.second), g.total);
-    s.findings.push_back(make(r, s, fmt::format("{} batch-1 convolutions in {}", g.count, step_name(s, key.first)), ev,
+    out.push_back(make(r, s, fmt::format("{} batch-1 convolutions in {}", g.count, step_name(s, key.first)), ev,
                               g.total - g.longest));
   }
 }
 
-void host_device_sync(SummaryContext& ctx, Summary& s, const AdvisorRule& r) {
+void host_device_sync(const SummaryContext& ctx, const Summary& s, const AdvisorRule& r, std::vector<Finding>& out) {
   const TraceData& t = ctx.t;
   size_t n = s.steps.size() + 1;  // last slot: events outside any step
   std::vector<size_t> small(n), syncs(n);
@@ -123,7 +131,7 @@ void host_device_sync(SummaryContext& ctx, Summary& s, const AdvisorRule& r) {
         ++small[slot(ctx.step[i])];
         cost[slot(ctx.step[i])] += t.dur[i] / kUs;
       }
-    } else if ((k == Kind::runtime || k == Kind::host_op) && (ctx.flags(i) & 1)) {
+    } else if ((k == Kind::runtime || k == Kind::host_op) && (ctx.flags(i) & kSync)) {
       size_t sl = slot(ctx.step_at(t.ts[i]));
       ++syncs[sl];
       cost[sl] += t.dur[i] / kUs;
@@ -134,7 +142,7 @@ void host_device_sync(SummaryContext& ctx, Summary& s, const AdvisorRule& r) {
     std::string name = k + 1 < n ? s.steps[k].name : "outside steps";
     std::string ev = fmt::format("{}: {} small (<= {:.0f} B) H2D/D2H copies, {} sync points; blocking + copy time {:.1f} us",
                                  name, small[k], r.param("max_transfer_bytes"), syncs[k], cost[k]);
-    s.findings.push_back(make(r, s, fmt::format("{} transfers and {} syncs in {}", small[k], syncs[k], name), ev, cost[k]));
+    out.push_back(make(r, s, fmt::format("{} transfers and {} syncs in {}", small[k], syncs[k], name), ev, cost[k]));
   }
 }
 
@@ -173,13 +181,16 @@ void npu_rules(Summary& s, const TraceRules& rules) {
 }
 }  // namespace
 
+void run_scan_advisor(size_t k, const SummaryContext& ctx, const Summary& s, std::vector<Finding>& out) {
+  using Advisor = void (*)(const SummaryContext&, const Summary&, const AdvisorRule&, std::vector<Finding>&);
+  static constexpr std::pair<const char*, Advisor> scans[kScanAdvisors] = {
+      {"small-gemm-batching", small_gemm_batching}, {"conv-in-loop", conv_in_loop}, {"host-device-sync", host_device_sync}};
+  if (auto* r = ctx.rules.advisor(scans[k].first)) scans[k].second(ctx, s, *r, out);
+}
+
 void run_advisors(SummaryContext& ctx, Summary& s) {
-  const TraceRules& rules = ctx.rules;
-  if (auto* r = rules.advisor("small-gemm-batching")) small_gemm_batching(ctx, s, *r);
-  if (auto* r = rules.advisor("conv-in-loop")) conv_in_loop(ctx, s, *r);
-  if (auto* r = rules.advisor("host-device-sync")) host_device_sync(ctx, s, *r);
-  step_rules(s, rules);
-  npu_rules(s, rules);
+  step_rules(s, ctx.rules);
+  npu_rules(s, ctx.rules);
 }
 
 }  // namespace banjia::trace

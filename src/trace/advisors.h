@@ -8,6 +8,12 @@
 
 namespace banjia::trace {
 
+// The advisors that scan the whole trace (the article's three patterns, in this order). summarize()
+// runs them side by side with its tables and adds their findings first.
+constexpr size_t kScanAdvisors = 3;
+void run_scan_advisor(size_t k, const SummaryContext& ctx, const Summary& s, std::vector<Finding>& out);
+
+// The rules on the finished summary (per-step breakdown, NPU extras): call after summarize().
 void run_advisors(SummaryContext& ctx, Summary& s);
 
 }  // namespace banjia::trace

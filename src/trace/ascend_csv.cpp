@@ -1,6 +1,7 @@
 #include "trace/ascend_csv.h"
 
 #include <algorithm>
+#include <map>
 #include <simdjson.h>
 
 #include "common/csv_reader.h"
@@ -88,6 +89,32 @@ void read_op_statistic(const fs::path& p, NpuExtras& x) {
   x.sources.push_back(p.string());
 }
 
+// One row per op call: host self/total time (what a trace_view.json would give) and the device time
+// of the tasks the op launched, which no other side file attributes to torch ops.
+void read_operator_details(const fs::path& p, NpuExtras& x) {
+  auto t = load_csv(p);
+  if (!t) return;
+  size_t name = need(*t, {"Name"}, p);
+  size_t host_self = need(*t, {"Host Self Duration(us)"}, p), host_total = need(*t, {"Host Total Duration(us)"}, p);
+  size_t dev_self = need(*t, {"Device Self Duration(us)"}, p), dev_total = need(*t, {"Device Total Duration(us)"}, p);
+  std::map<std::string, OperatorDetailRow> by_name;
+  for (auto& row : t->rows) {
+    if (name >= row.size()) continue;
+    std::string n(trim_cell(row[name]));
+    OperatorDetailRow& r = by_name[n];
+    r.name = n;
+    ++r.count;
+    r.host_self_us += num(row, host_self);
+    r.host_total_us += num(row, host_total);
+    r.device_self_us += num(row, dev_self);
+    r.device_total_us += num(row, dev_total);
+  }
+  for (auto& [n, r] : by_name) x.operator_details.push_back(r);
+  std::stable_sort(x.operator_details.begin(), x.operator_details.end(),
+                   [](const OperatorDetailRow& a, const OperatorDetailRow& b) { return a.device_total_us > b.device_total_us; });
+  x.sources.push_back(p.string());
+}
+
 void read_communication(const fs::path& p, NpuExtras& x) {
   std::error_code ec;
   if (!fs::exists(p, ec)) return;
@@ -137,6 +164,7 @@ NpuExtras read_npu_extras(const fs::path& dir, const TraceData& t) {
   }
   read_step_trace(dir / "step_trace_time.csv", x);
   read_op_statistic(dir / "op_statistic.csv", x);
+  read_operator_details(dir / "operator_details.csv", x);
   read_communication(dir / "communication.json", x);
   return x;
 }

@@ -24,7 +24,7 @@ void register_trace(CLI::App& app, int& exit_code) {
   summary->add_option("--table", sargs.csv_table, "Table written by --format csv: steps, ops, kernels, classes")
       ->check(CLI::IsMember({"steps", "ops", "kernels", "classes"}))->capture_default_str();
   summary->add_option("--html", sargs.html, "Also write a self-contained HTML report to FILE")->option_text("FILE");
-  summary->add_option("-j,--jobs", sargs.jobs, "Traces read in parallel (default: all cores)");
+  summary->add_option("-j,--jobs", sargs.jobs, "Worker threads (default: all cores): several traces are read side by side, one trace is parsed and analysed on all of them");
   sout.add_to(summary, {"text", "json", "csv"}, "none");
   summary->footer(
       "Examples:\n"

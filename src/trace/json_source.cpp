@@ -56,14 +56,32 @@ JsonBuffer JsonBuffer::map_file(const std::filesystem::path& path, uint64_t size
   if (size == 0) return b;
   int fd = ::open(path.c_str(), O_RDONLY);
   if (fd < 0) throw InputError(path.string(), "cannot open file");
-  // Populate read-only (page-cache pages are shared, not copied), then allow the few separator
-  // rewrites of the chunked reader to copy-on-write just their pages.
-  void* m = mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | (size <= kMaxDocumentBytes ? MAP_POPULATE : 0), fd, 0);
+  // Map read-only (page-cache pages are shared, not copied), then allow the few separator rewrites
+  // of the chunked reader to copy-on-write just their pages. Pages are faulted in by the parse
+  // workers (populate()), not here on one core.
+  void* m = mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
   ::close(fd);
   if (m == MAP_FAILED || mprotect(base, size, PROT_READ | PROT_WRITE) != 0)
     throw InputError(path.string(), "cannot map file");
   madvise(base, size, MADV_SEQUENTIAL);
   return b;
+}
+
+void JsonBuffer::populate(size_t from, size_t to) const {
+  if (!mapped_ || to <= from) return;
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22  // Linux 5.14; older kernels answer EINVAL and pages fault on demand
+#endif
+  size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  size_t lo = from / page * page;
+  madvise(data_ + lo, std::min(to, length_) - lo, MADV_POPULATE_READ);
+}
+
+void JsonBuffer::release(size_t from, size_t to) const {
+  if (!mapped_) return;
+  size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  size_t lo = (from + page - 1) / page * page, hi = std::min(to, length_) / page * page;
+  if (hi > lo) madvise(data_ + lo, hi - lo, MADV_DONTNEED);
 }
 
 JsonBuffer JsonBuffer::inflate(const std::filesystem::path& path, uint64_t compressed) {

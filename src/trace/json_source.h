@@ -24,6 +24,12 @@ class JsonBuffer {
   size_t length() const { return length_; }      // document bytes
   size_t capacity() const { return capacity_; }  // >= length + SIMDJSON_PADDING, all readable
   bool gzip() const { return gzip_; }
+  // For a mapped file: fault in the pages of [from, to) now (each parse worker does its own part,
+  // so the page-table work runs on all cores), and drop the pages wholly inside [from, to) once
+  // that part is parsed (its events are in compact columns by then; this keeps peak memory well
+  // below the file size). No-ops for an inflated gzip buffer.
+  void populate(size_t from, size_t to) const;
+  void release(size_t from, size_t to) const;
 
   static JsonBuffer map_file(const std::filesystem::path& path, uint64_t size);
   static JsonBuffer inflate(const std::filesystem::path& path, uint64_t compressed);

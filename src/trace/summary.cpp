@@ -4,9 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "common/thread_pool.h"
+#include "trace/advisors.h"
 #include "trace/intervals.h"
+#include "trace/parallel_sort.h"
+#include "trace/phase_timer.h"
 #include "trace/summary_context.h"
 
 namespace banjia::trace {
@@ -32,31 +36,61 @@ DistStats dist_stats(std::vector<double> v) {
 namespace {
 constexpr double kUs = 1000.0;
 
+double median_in_place(std::vector<int64_t>& v) {
+  const size_t n = v.size();
+  if (n == 0) return 0;
+  auto mid = v.begin() + static_cast<ptrdiff_t>(n / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  if (n % 2) return *mid / kUs;
+  return (*std::max_element(v.begin(), mid) / kUs + *mid / kUs) / 2;
+}
+}  // namespace
+
+DistStats dist_stats_ns(std::vector<int64_t> v) {
+  DistStats d;
+  d.count = v.size();
+  if (v.empty()) return d;
+  const size_t n = v.size();
+  int64_t sum = 0;
+  for (int64_t x : v) sum += x;
+  d.mean_us = static_cast<double>(sum) / kUs / static_cast<double>(n);
+  d.median_us = median_in_place(v);  // partially orders v: [0, n/2) <= v[n/2] <= the rest
+  size_t p95 = static_cast<size_t>(std::ceil(0.95 * static_cast<double>(n))) - 1;  // >= n/2
+  std::nth_element(v.begin() + static_cast<ptrdiff_t>(n / 2), v.begin() + static_cast<ptrdiff_t>(p95), v.end());
+  d.p95_us = v[p95] / kUs;
+  d.max_us = *std::max_element(v.begin() + static_cast<ptrdiff_t>(p95), v.end()) / kUs;
+  return d;
+}
+
+double median_us(std::vector<int64_t> v) { return median_in_place(v); }
+
+namespace {
 struct DevInterval {
+  int64_t device, s, e;
   int32_t step;
-  int64_t device;
   Group group;
-  int64_t s, e;
 };
 
-// HTA temporal breakdown over one window: compute, then comm outside compute, then memory outside both.
-Breakdown breakdown_of(const std::vector<DevInterval>& v, size_t from, size_t to, int64_t wall_ns) {
-  std::vector<Interval> c, cm, all;
-  for (size_t i = from; i < to; ++i) {
-    Interval iv{v[i].s, v[i].e};
-    if (v[i].group == Group::compute) c.push_back(iv);
-    if (v[i].group != Group::memory) cm.push_back(iv);
-    all.push_back(iv);
+// HTA temporal breakdown over one window: compute, then comm outside compute, then memory outside
+// both. The three unions are kept side by side over intervals sorted by start.
+struct BreakdownUnions {
+  IntervalUnion c, cm, all;
+  void add(const DevInterval& d) {
+    if (d.group == Group::compute) c.add(d.s, d.e);
+    if (d.group != Group::memory) cm.add(d.s, d.e);
+    all.add(d.s, d.e);
   }
-  Breakdown b;
-  int64_t uc = union_length(c), ucm = union_length(cm), uall = union_length(all);
-  b.compute_us = uc / kUs;
-  b.comm_us = (ucm - uc) / kUs;
-  b.memory_us = (uall - ucm) / kUs;
-  b.wall_us = std::max<int64_t>(wall_ns, uall) / kUs;
-  b.idle_us = std::max(0.0, b.wall_us - b.busy_us());
-  return b;
-}
+  Breakdown result(int64_t wall_ns) const {
+    Breakdown b;
+    int64_t uc = c.length(), ucm = cm.length(), uall = all.length();
+    b.compute_us = uc / kUs;
+    b.comm_us = (ucm - uc) / kUs;
+    b.memory_us = (uall - ucm) / kUs;
+    b.wall_us = std::max<int64_t>(wall_ns, uall) / kUs;
+    b.idle_us = std::max(0.0, b.wall_us - b.busy_us());
+    return b;
+  }
+};
 
 // torch_npu's own breakdown: sums of the "Overlap Analysis" events (how step_trace_time.csv is made).
 bool overlap_breakdown(SummaryContext& ctx, Summary& s) {
@@ -90,25 +124,42 @@ bool overlap_breakdown(SummaryContext& ctx, Summary& s) {
   return true;
 }
 
-// Breakdown per device and step, then the kernel tables. Uses only the kernel-class cache of ctx.
+// Breakdown per device and step, then the kernel tables. Device intervals are gathered per block of
+// events, sorted once by (device, start) and swept once per device and once more for the steps of
+// the primary device.
 void device_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& opt) {
   const TraceData& t = ctx.t;
   // Trace span: every host and device event (not Kineto's whole-profile "Trace" span).
-  int64_t span_s = INT64_MAX, span_e = INT64_MIN;
-  std::vector<DevInterval> dev;
-  for (size_t i = 0; i < t.size(); ++i) {
-    Kind k = t.kind[i];
-    if (k == Kind::other || k == Kind::overlap) continue;
-    span_s = std::min(span_s, t.ts[i]);
-    span_e = std::max(span_e, t.ts[i] + t.dur[i]);
-    Group g = ctx.group(i);
-    if (g == Group::none) continue;
-    dev.push_back({ctx.step[i], ctx.device_of(t.pid[i]), g, t.ts[i], t.ts[i] + t.dur[i]});
-    if (ctx.step[i] >= 0) {
-      auto& st = s.steps[ctx.step[i]];
-      st.end_ns = std::max(st.end_ns, t.ts[i] + t.dur[i]);
+  struct Part {
+    std::vector<DevInterval> dev;
+    int64_t span_s = INT64_MAX, span_e = INT64_MIN;
+    std::vector<int64_t> step_end;
+  };
+  std::vector<Part> parts(ctx.blocks());
+  parallel_for(ctx.blocks(), ctx.threads, [&](size_t b) {
+    Part& p = parts[b];
+    p.step_end.assign(s.steps.size(), INT64_MIN);
+    for (size_t i = b * kEventBlock; i < std::min(t.size(), (b + 1) * kEventBlock); ++i) {
+      Kind k = t.kind[i];
+      if (k == Kind::other || k == Kind::overlap) continue;
+      int64_t end = t.ts[i] + t.dur[i];
+      p.span_s = std::min(p.span_s, t.ts[i]);
+      p.span_e = std::max(p.span_e, end);
+      Group g = ctx.group(i);
+      if (g == Group::none) continue;
+      p.dev.push_back({ctx.device_of(t.pid[i]), t.ts[i], end, ctx.step[i], g});
+      if (ctx.step[i] >= 0) p.step_end[ctx.step[i]] = std::max(p.step_end[ctx.step[i]], end);
     }
+  });
+  int64_t span_s = INT64_MAX, span_e = INT64_MIN;
+  std::vector<std::vector<DevInterval>> dev_parts;
+  for (Part& p : parts) {
+    span_s = std::min(span_s, p.span_s);
+    span_e = std::max(span_e, p.span_e);
+    for (size_t k = 0; k < s.steps.size(); ++k) s.steps[k].end_ns = std::max(s.steps[k].end_ns, p.step_end[k]);
+    dev_parts.push_back(std::move(p.dev));
   }
+  parts.clear();
   if (span_s == INT64_MAX) span_s = span_e = 0;
   s.overall.name = "all";
   s.overall.start_ns = s.steps.empty() ? span_s : s.steps.front().start_ns;
@@ -117,33 +168,39 @@ void device_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& opt) {
     for (auto& st : s.steps) s.overall.end_ns = std::max(s.overall.end_ns, st.end_ns);
   }
 
-  // Overall per device.
-  std::sort(dev.begin(), dev.end(), [](const DevInterval& a, const DevInterval& b) {
-    return a.device != b.device ? a.device < b.device : a.step < b.step;
+  // Overall per device: each device's intervals by start (almost in order already). Ties in
+  // (start, end) may come in any order: unions do not care.
+  auto devices = group_by(std::move(dev_parts), [](const DevInterval& d) { return d.device; });
+  parallel_for(devices.size(), ctx.threads, [&](size_t k) {
+    sort_nearly_sorted(devices[k], [](const DevInterval& a, const DevInterval& b) {
+      return a.s != b.s ? a.s < b.s : a.e < b.e;
+    });
   });
   int64_t wall = s.overall.end_ns - s.overall.start_ns;
   double best_busy = -1;
-  for (size_t i = 0; i < dev.size();) {
-    size_t j = i;
-    while (j < dev.size() && dev[j].device == dev[i].device) ++j;
-    Breakdown b = breakdown_of(dev, i, j, wall);
-    s.devices[dev[i].device] = b;
+  const std::vector<DevInterval>* primary = nullptr;
+  for (const auto& d : devices) {
+    BreakdownUnions u;
+    for (const DevInterval& x : d) u.add(x);
+    Breakdown b = u.result(wall);
+    s.devices[d.front().device] = b;
     if (b.busy_us() > best_busy) {
       best_busy = b.busy_us();
-      s.primary_device = dev[i].device;
+      s.primary_device = d.front().device;
+      primary = &d;
     }
-    i = j;
   }
-  // Per step on the primary device (dev is sorted by step within a device).
-  for (size_t a = 0; a < dev.size();) {
-    size_t c = a;
-    while (c < dev.size() && dev[c].device == dev[a].device && dev[c].step == dev[a].step) ++c;
-    if (dev[a].step >= 0 && dev[a].device == s.primary_device) {
-      auto& st = s.steps[dev[a].step];
-      st.breakdown = breakdown_of(dev, a, c, st.end_ns - st.start_ns);
-    }
-    a = c;
-  }
+  // Per step on the primary device: each step's intervals are a subsequence sorted by start.
+  std::vector<BreakdownUnions> per_step(s.steps.size());
+  std::vector<bool> seen(s.steps.size());
+  if (primary)
+    for (const DevInterval& x : *primary)
+      if (x.step >= 0) {
+        per_step[x.step].add(x);
+        seen[x.step] = true;
+      }
+  for (size_t k = 0; k < s.steps.size(); ++k)
+    if (seen[k]) s.steps[k].breakdown = per_step[k].result(s.steps[k].end_ns - s.steps[k].start_ns);
   if (s.devices.count(s.primary_device)) s.overall.breakdown = s.devices[s.primary_device];
   for (auto& st : s.steps)
     if (st.breakdown.wall_us == 0) {
@@ -160,7 +217,9 @@ void device_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& opt) {
 
 Summary summarize(const TraceData& t, const SummaryOptions& opt,
                   const std::function<void(SummaryContext&, Summary&)>& finish) {
-  SummaryContext ctx(t, trace_rules());
+  auto ctx_timer = std::make_unique<PhaseTimer>("context");
+  SummaryContext ctx(t, trace_rules(), worker_count(opt.threads));
+  ctx_timer.reset();
   Summary s;
   s.file = t.file;
   s.format = t.format;
@@ -177,13 +236,21 @@ Summary summarize(const TraceData& t, const SummaryOptions& opt,
     st.end_ns = t.ts[idx] + t.dur[idx];
     s.steps.push_back(st);
   }
-  // Host op tables and device tables touch disjoint fields and caches: run them side by side.
-  parallel_for(2, worker_count(), [&](size_t part) {
-    if (part == 0) fill_op_tables(ctx, s, opt);
-    else device_tables(ctx, s, opt);
-  });
+  // Host op tables, device tables and the trace-scanning advisors touch disjoint fields (the
+  // advisors read only step names): run them side by side; findings in fixed order.
+  std::vector<Finding> found[kScanAdvisors];
+  {
+    PhaseTimer timer("tables and scans");
+    parallel_for(2 + kScanAdvisors, ctx.threads, [&](size_t part) {
+      if (part == 0) fill_op_tables(ctx, s, opt);
+      else if (part == 1) device_tables(ctx, s, opt);
+      else run_scan_advisor(part - 2, ctx, s, found[part - 2]);
+    });
+  }
+  for (auto& f : found) s.findings.insert(s.findings.end(), f.begin(), f.end());
   if (t.format == "torch_npu") overlap_breakdown(ctx, s);
 
+  PhaseTimer finish_timer("finish (NPU files, rules)");
   if (finish) finish(ctx, s);
   return s;
 }

@@ -64,12 +64,19 @@ struct NpuStepTrace {  // one row of step_trace_time.csv (µs), as the profiler 
   std::optional<double> preparing;
 };
 
+struct OperatorDetailRow {  // operator_details.csv rows of one op name, added up (µs)
+  std::string name;
+  size_t count = 0;  // rows (one per op call)
+  double host_self_us = 0, host_total_us = 0, device_self_us = 0, device_total_us = 0;
+};
+
 struct NpuExtras {
   size_t ai_cpu_tasks = 0, ai_cpu_slow_tasks = 0;  // slow: >= aicpu-fallback min_task_us
   double ai_cpu_us = 0;
   std::map<std::string, double> core_time_us;       // by Accelerator Core / Task Type
   std::vector<NpuStepTrace> step_trace;             // from step_trace_time.csv
   std::vector<OpRow> op_statistic;                  // op_statistic.csv: name=OP Type, total/count
+  std::vector<OperatorDetailRow> operator_details;  // operator_details.csv, by device total time
   double communication_elapse_ms = 0;               // communication.json, sum of Elapse Time(ms)
   size_t communication_ops = 0;
   std::vector<std::string> sources;                 // files the extras came from
@@ -97,14 +104,22 @@ struct Summary {
 
 struct SummaryOptions {
   size_t top = 10;
+  unsigned threads = 0;  // worker threads for one trace (0: all cores); results do not depend on it
 };
 
 struct SummaryContext;
-// Computes the summary; `finish` (optional) runs last with the analysis context, e.g. to add NPU
-// extras and advisor findings without recomputing step assignment.
+// Computes the summary, with the findings of the trace-scanning advisors (advisors.h); `finish`
+// (optional) runs last with the analysis context, e.g. to add NPU extras and the remaining advisor
+// findings without recomputing step assignment.
 Summary summarize(const TraceData& t, const SummaryOptions& opt = {},
                   const std::function<void(SummaryContext&, Summary&)>& finish = {});
 
+// Sets s.ops (sorted by name) and the top-N tables by self and by total time.
+void set_op_tables(Summary& s, std::vector<OpRow> ops, size_t top);
+
 DistStats dist_stats(std::vector<double> values_us);
+// The same for integer nanoseconds (exact sums; order statistics by selection, not a full sort).
+DistStats dist_stats_ns(std::vector<int64_t> values_ns);
+double median_us(std::vector<int64_t> values_ns);
 
 }  // namespace banjia::trace

@@ -28,7 +28,10 @@ int run_summary(const SummaryArgs& args, const OutputOptions& out) {
   std::vector<Summary> all(inputs.size());
   SummaryOptions opt;
   opt.top = args.top;
-  parallel_for(inputs.size(), worker_count(args.jobs), [&](size_t i) { all[i] = analyse_input(inputs[i], opt); });
+  // Several traces: one per worker; one trace: all workers parse and analyse it.
+  unsigned workers = worker_count(args.jobs);
+  opt.threads = std::max<unsigned>(1, workers / static_cast<unsigned>(std::max<size_t>(1, inputs.size())));
+  parallel_for(inputs.size(), workers, [&](size_t i) { all[i] = analyse_input(inputs[i], opt); });
   std::optional<ClusterView> cluster;
   if (all.size() > 1) cluster = cluster_view(all);
 

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <optional>
 
-#include "trace/id_map.h"
+#include "trace/parallel_sort.h"
 
 namespace banjia::trace {
 
@@ -26,15 +26,42 @@ std::optional<int64_t> device_from_label(std::string_view label) {
 }
 }  // namespace
 
-SummaryContext::SummaryContext(const TraceData& trace, const TraceRules& r)
-    : t(trace), rules(r), class_of_name(trace.strings.size(), -1), name_flags(trace.strings.size(), 0) {
+SummaryContext::SummaryContext(const TraceData& trace, const TraceRules& r, unsigned n_threads)
+    : t(trace), rules(r), threads(std::max(1u, n_threads)) {
   for (auto& [pid, label] : t.process_labels)
     if (auto d = device_from_label(label)) device_by_pid_[pid] = *d;
+  const auto& names = kernel_class_names();
+  auto index_of = [&](std::string_view c) {
+    return static_cast<int>(std::find(names.begin(), names.end(), c) - names.begin());
+  };
+  memory_class_ = index_of("memory");
+  comm_class_ = index_of("communication");
+  // Per distinct string: kernel class and name flags (a few thousand strings, millions of events).
+  const size_t n_str = t.strings.size();
+  class_of_name_.resize(n_str);
+  name_flags_.resize(n_str);
+  parallel_for((n_str + 1023) / 1024, threads, [&](size_t b) {
+    for (size_t id = b * 1024; id < std::min(n_str, (b + 1) * 1024); ++id) {
+      std::string_view s = t.strings.view(static_cast<uint32_t>(id));
+      class_of_name_[id] = static_cast<int8_t>(index_of(rules.classify_kernel(s)));
+      int f = 0;
+      if (rules.sync.matches(s)) f |= kSync;
+      if (rules.cast.matches(s)) f |= kCast;
+      if (rules.compile.matches(s)) f |= kCompile;
+      if (rules.step.matches(s)) f |= kStep;
+      if (s.find("HtoD") != std::string_view::npos) f |= kHtoD;
+      if (s.find("DtoH") != std::string_view::npos) f |= kDtoH;
+      name_flags_[id] = static_cast<uint8_t>(f);
+    }
+  });
   const size_t n = t.size();
   // Step markers: ProfilerStep#N on the host (user_annotation in new Kineto, cpu_op in older and NPU).
-  for (size_t i = 0; i < n; ++i)
-    if ((t.kind[i] == Kind::annotation || t.kind[i] == Kind::host_op) && rules.step.matches(t.name_of(i)))
-      step_events.push_back(i);
+  std::vector<std::vector<size_t>> found(blocks());
+  parallel_for(blocks(), threads, [&](size_t b) {
+    for (size_t i = b * kEventBlock; i < std::min(n, (b + 1) * kEventBlock); ++i)
+      if ((t.kind[i] == Kind::annotation || t.kind[i] == Kind::host_op) && (flags(i) & kStep)) found[b].push_back(i);
+  });
+  for (auto& f : found) step_events.insert(step_events.end(), f.begin(), f.end());
   std::sort(step_events.begin(), step_events.end(), [&](size_t a, size_t b) { return t.ts[a] < t.ts[b]; });
   // One marker per step name (torch_npu DB exports hold it in STEP_TIME and PYTORCH_API): keep the longest.
   std::unordered_map<uint32_t, size_t> by_name;
@@ -46,25 +73,54 @@ SummaryContext::SummaryContext(const TraceData& trace, const TraceRules& r)
   }
   step_events = std::move(unique);
   std::sort(step_events.begin(), step_events.end(), [&](size_t a, size_t b) { return t.ts[a] < t.ts[b]; });
-  // Device work belongs to the step in which the host launched it (correlation id of the runtime call).
-  IdMap runtime_ts(n / 4);
-  for (size_t i = 0; i < n; ++i)
-    if (t.kind[i] == Kind::runtime && t.corr[i] != kNone) runtime_ts.add(t.corr[i], t.ts[i]);
+  for (size_t idx : step_events) step_start_.push_back(t.ts[idx]);
+  // Device work belongs to the step in which the host launched it: the runtime call with the same
+  // correlation id (the first one wins). Both sides are listed by id (ids grow with time, so the
+  // lists are almost sorted already) and merge-joined.
+  struct ById {
+    int64_t corr;
+    size_t i;
+  };
+  std::vector<std::vector<ById>> host_parts(blocks()), dev_parts(blocks());
+  parallel_for(blocks(), threads, [&](size_t b) {
+    for (size_t i = b * kEventBlock; i < std::min(n, (b + 1) * kEventBlock); ++i) {
+      if (t.corr[i] == kNone) continue;
+      if (t.kind[i] == Kind::runtime) host_parts[b].push_back({t.corr[i], i});
+      else if (is_device(t.kind[i])) dev_parts[b].push_back({t.corr[i], i});
+    }
+  });
+  std::vector<ById> by_id[2];
+  for (size_t b = 0; b < blocks(); ++b) {
+    by_id[0].insert(by_id[0].end(), host_parts[b].begin(), host_parts[b].end());
+    by_id[1].insert(by_id[1].end(), dev_parts[b].begin(), dev_parts[b].end());
+  }
+  host_parts.clear(), dev_parts.clear();
+  parallel_for(2, threads, [&](size_t k) { radix_sort(by_id[k], [](const ById& x) { return x.corr; }); });
   launch_ts.assign(n, kNone);
-  for (size_t i = 0; i < n; ++i) {
-    if (!is_device(t.kind[i]) || t.corr[i] == kNone) continue;
-    if (const int64_t* ts = runtime_ts.find(t.corr[i])) launch_ts[i] = *ts;
+  const std::vector<ById>& host = by_id[0];
+  size_t h = 0;
+  for (const ById& d : by_id[1]) {
+    while (h < host.size() && host[h].corr < d.corr) ++h;
+    if (h < host.size() && host[h].corr == d.corr) launch_ts[d.i] = t.ts[host[h].i];
   }
   step.assign(n, -1);
   if (!step_events.empty())
-    for (size_t i = 0; i < n; ++i) step[i] = step_at(launch_ts[i] != kNone ? launch_ts[i] : t.ts[i]);
+    for_blocks([&](size_t, size_t from, size_t to) {
+      int32_t last = -1;  // consecutive events mostly fall in the same step
+      for (size_t i = from; i < to; ++i) {
+        int64_t ts = launch_ts[i] != kNone ? launch_ts[i] : t.ts[i];
+        if (last < 0 || last + 1 >= static_cast<int32_t>(step_start_.size()) || ts < step_start_[last] ||
+            ts >= step_start_[last + 1])
+          last = step_at(ts);
+        step[i] = last;
+      }
+    });
 }
 
 int32_t SummaryContext::step_at(int64_t ts) const {
-  auto it = std::upper_bound(step_events.begin(), step_events.end(), ts,
-                             [&](int64_t v, size_t idx) { return v < t.ts[idx]; });
-  if (it == step_events.begin()) return -1;
-  size_t k = static_cast<size_t>(it - step_events.begin()) - 1;
+  auto it = std::upper_bound(step_start_.begin(), step_start_.end(), ts);
+  if (it == step_start_.begin()) return -1;
+  size_t k = static_cast<size_t>(it - step_start_.begin()) - 1;
   if (k + 1 == step_events.size()) {
     size_t last = step_events[k];
     if (ts > t.ts[last] + t.dur[last]) return -1;
@@ -77,37 +133,18 @@ int64_t SummaryContext::device_of(int64_t pid) const {
   return it == device_by_pid_.end() ? pid : it->second;
 }
 
-int SummaryContext::class_index(size_t i) {
-  const auto& names = kernel_class_names();
-  auto index_of = [&](std::string_view c) {
-    return static_cast<int>(std::find(names.begin(), names.end(), c) - names.begin());
-  };
-  if (t.kind[i] == Kind::memcpy || t.kind[i] == Kind::memset) return index_of("memory");
-  if (t.kind[i] == Kind::comm) return index_of("communication");
-  uint32_t nm = t.name[i];
-  if (class_of_name[nm] < 0) class_of_name[nm] = static_cast<int8_t>(index_of(rules.classify_kernel(t.strings.view(nm))));
-  return class_of_name[nm];
+int SummaryContext::class_index(size_t i) const {
+  if (t.kind[i] == Kind::memcpy || t.kind[i] == Kind::memset) return memory_class_;
+  if (t.kind[i] == Kind::comm) return comm_class_;
+  return class_of_name_[t.name[i]];
 }
 
-Group SummaryContext::group(size_t i) {
+Group SummaryContext::group(size_t i) const {
   if (!is_device(t.kind[i])) return Group::none;
-  std::string_view c = kernel_class_names()[class_index(i)];
-  if (c == "communication") return Group::comm;
-  if (c == "memory") return Group::memory;
+  int c = class_index(i);
+  if (c == comm_class_) return Group::comm;
+  if (c == memory_class_) return Group::memory;
   return Group::compute;
-}
-
-int SummaryContext::flags(size_t i) {
-  uint32_t nm = t.name[i];
-  if (!(name_flags[nm] & 0x80)) {
-    std::string_view s = t.strings.view(nm);
-    int f = 0x80;
-    if (rules.sync.matches(s)) f |= 1;
-    if (rules.cast.matches(s)) f |= 2;
-    if (rules.compile.matches(s)) f |= 4;
-    name_flags[nm] = static_cast<uint8_t>(f);
-  }
-  return name_flags[nm] & 0x7f;
 }
 
 }  // namespace banjia::trace

@@ -97,6 +97,12 @@ void write_summary_json(JsonWriter& w, const Summary& s) {
     w.end_array();
     w.key("op_statistic");
     ops_json(w, n.op_statistic);
+    w.key("operator_details").begin_array();
+    for (auto& r : n.operator_details)
+      w.begin_object().field("name", r.name).field("count", r.count).field("host_self_us", r.host_self_us)
+          .field("host_total_us", r.host_total_us).field("device_self_us", r.device_self_us)
+          .field("device_total_us", r.device_total_us).end_object();
+    w.end_array();
     w.field("communication_ops", n.communication_ops).field("communication_elapse_ms", n.communication_elapse_ms);
     w.key("sources").begin_array();
     for (auto& f : n.sources) w.value(f);
@@ -140,6 +146,12 @@ std::string summary_text(const Summary& s) {
       o += "  NPU core time:";
       for (auto& [k, v] : n.core_time_us) o += fmt::format(" {} {:.1f} us;", k, v);
       o += "\n";
+    }
+    if (!n.operator_details.empty()) o += "  ops by device time (operator_details.csv; device total ms / host self ms / calls):\n";
+    for (size_t i = 0; i < n.operator_details.size() && i < 5; ++i) {
+      auto& r = n.operator_details[i];
+      o += fmt::format("    {:>10.3f} {:>10.3f} {:>7}  {}\n", r.device_total_us / 1000, r.host_self_us / 1000, r.count,
+                       shorten(r.name, 90));
     }
     for (auto& r : n.step_trace)
       o += fmt::format("  step_trace_time.csv step {}: computing {:.1f} us, comm not overlapped {:.1f} us, free {:.1f} us\n",

@@ -41,6 +41,15 @@ std::optional<fs::path> profiler_output_dir(const fs::path& dir) {
   return std::nullopt;
 }
 
+// Without host ops in the trace (kernel_details.csv only), operator_details.csv still has each op
+// call's host self and total time.
+void host_ops_from_operator_details(Summary& sum, const SummaryOptions& opt) {
+  if (!sum.ops.empty() || !sum.npu || sum.npu->operator_details.empty()) return;
+  std::vector<OpRow> ops;
+  for (auto& r : sum.npu->operator_details) ops.push_back(OpRow{r.name, r.count, r.host_self_us, r.host_total_us});
+  set_op_tables(sum, std::move(ops), opt.top);
+}
+
 bool is_trace_file(const fs::path& p) {
   std::string n = p.filename().string();
   return n.ends_with(".json") || n.ends_with(".json.gz") || (n.starts_with("ascend_pytorch_profiler") && n.ends_with(".db"));
@@ -78,19 +87,23 @@ Summary analyse_input(const fs::path& path, const SummaryOptions& opt) {
     if (!npu_dir)
       throw InputError(path.string(), "not a torch_npu profiler directory (no ASCEND_PROFILER_OUTPUT, trace_view.json, CSVs or .db)");
     TraceData t;
-    if (has(*npu_dir, "trace_view.json")) t = read_json_trace(*npu_dir / "trace_view.json");
+    if (has(*npu_dir, "trace_view.json")) t = read_json_trace(*npu_dir / "trace_view.json", kDefaultPartBytes, opt.threads);
     else if (auto db = find_db(*npu_dir)) t = read_ascend_db(*db);
     else t = trace_from_kernel_details(*npu_dir);
     t.file = path.string();
     return summarize(t, opt, [&](SummaryContext& ctx, Summary& sum) {
       sum.npu = read_npu_extras(*npu_dir, t);
+      host_ops_from_operator_details(sum, opt);
       run_advisors(ctx, sum);
     });
   }
   std::string n = path.filename().string();
-  TraceData t = n.ends_with(".db") ? read_ascend_db(path) : read_json_trace(path);
+  TraceData t = n.ends_with(".db") ? read_ascend_db(path) : read_json_trace(path, kDefaultPartBytes, opt.threads);
   return summarize(t, opt, [&](SummaryContext& ctx, Summary& sum) {
-    if (t.format == "torch_npu") sum.npu = read_npu_extras(path.parent_path(), t);
+    if (t.format == "torch_npu") {
+      sum.npu = read_npu_extras(path.parent_path(), t);
+      host_ops_from_operator_details(sum, opt);
+    }
     run_advisors(ctx, sum);
   });
 }

@@ -1,21 +1,78 @@
 #include "trace/trace_model.h"
 
+#include <algorithm>
+#include <cstring>
+#include <iterator>
+#include <optional>
+#include <type_traits>
+
+#include "common/thread_pool.h"
+
 namespace banjia::trace {
 
+uint32_t StringPool::hash_of(std::string_view s) {
+  // Word-at-a-time multiply/xor-shift mix (splitmix64 constants) of the length and of at most the
+  // first and the last 32 bytes: long kernel names and shape lists differ there, and hits are
+  // confirmed by comparing all bytes anyway.
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
+  auto mix = [&h](const char* p, size_t n) {
+    for (; n >= 8; p += 8, n -= 8) {
+      uint64_t w;
+      std::memcpy(&w, p, 8);
+      h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+      h ^= h >> 31;
+    }
+    uint64_t w = 0;
+    std::memcpy(&w, p, n);
+    h = (h ^ w) * 0x94D049BB133111EBull;
+    h ^= h >> 29;
+  };
+  if (s.size() <= 64) {
+    mix(s.data(), s.size());
+  } else {
+    mix(s.data(), 32);
+    mix(s.data() + s.size() - 32, 32);
+  }
+  return static_cast<uint32_t>(h ^ (h >> 32));
+}
+
 uint32_t StringPool::intern(std::string_view s) {
-  auto it = index_.find(s);
-  if (it != index_.end()) return it->second;
-  storage_.emplace_back(s);
-  std::string_view v = storage_.back();
-  auto id = static_cast<uint32_t>(views_.size());
-  views_.push_back(v);
-  index_.emplace(v, id);
-  return id;
+  uint32_t h = hash_of(s);
+  size_t mask = slots_.size() - 1;
+  for (size_t i = h & mask;; i = (i + 1) & mask) {
+    Slot& slot = slots_[i];
+    if (slot.id == UINT32_MAX) {
+      storage_.emplace_back(s);
+      auto id = static_cast<uint32_t>(views_.size());
+      views_.push_back(storage_.back());
+      slot = Slot{h, id};
+      if (views_.size() * 2 > slots_.size()) grow();
+      return id;
+    }
+    if (slot.hash == h && views_[slot.id] == s) return slot.id;
+  }
+}
+
+void StringPool::grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.size() * 2, Slot{});
+  size_t mask = slots_.size() - 1;
+  for (const Slot& o : old) {
+    if (o.id == UINT32_MAX) continue;
+    size_t i = o.hash & mask;
+    while (slots_[i].id != UINT32_MAX) i = (i + 1) & mask;
+    slots_[i] = o;
+  }
 }
 
 uint32_t StringPool::find(std::string_view s) const {
-  auto it = index_.find(s);
-  return it == index_.end() ? UINT32_MAX : it->second;
+  uint32_t h = hash_of(s);
+  size_t mask = slots_.size() - 1;
+  for (size_t i = h & mask;; i = (i + 1) & mask) {
+    const Slot& slot = slots_[i];
+    if (slot.id == UINT32_MAX) return UINT32_MAX;
+    if (slot.hash == h && views_[slot.id] == s) return slot.id;
+  }
 }
 
 bool is_device(Kind k) {
@@ -29,36 +86,77 @@ void TraceData::reserve(size_t n) {
 }
 
 void TraceData::append(TraceData&& part) {
-  std::vector<uint32_t> remap(part.strings.size());
-  for (size_t i = 0; i < remap.size(); ++i) remap[i] = strings.intern(part.strings.view(static_cast<uint32_t>(i)));
-  auto ids = [&](std::vector<uint32_t>& to, const std::vector<uint32_t>& from) {
-    for (uint32_t v : from) to.push_back(remap[v]);
-  };
-  ids(name, part.name);
-  ids(cat, part.cat);
-  ids(shape, part.shape);
-  ids(task_type, part.task_type);
-  auto proc = [&](int64_t v) {
-    return v <= kStringPidBase && v != kNone ? kStringPidBase - static_cast<int64_t>(remap[kStringPidBase - v]) : v;
-  };
-  for (int64_t v : part.pid) pid.push_back(proc(v));
-  for (int64_t v : part.tid) tid.push_back(proc(v));
-  for (auto col : {std::pair{&ts, &part.ts}, std::pair{&dur, &part.dur}, std::pair{&corr, &part.corr},
-                    std::pair{&ext_id, &part.ext_id}, std::pair{&bytes, &part.bytes}})
-    col.first->insert(col.first->end(), col.second->begin(), col.second->end());
-  for (Flow f : part.flows) {
-    f.cat = remap[f.cat];
-    f.pid = proc(f.pid);
-    f.tid = proc(f.tid);
-    if (f.string_id) f.id = remap[f.id];
-    flows.push_back(f);
+  std::vector<TraceData> parts;
+  parts.push_back(std::move(part));
+  append(std::move(parts), 1);
+}
+
+void TraceData::append(std::vector<TraceData>&& parts, unsigned threads) {
+  // Strings first (serial, but only each part's distinct strings), then every column on its own
+  // thread.
+  size_t total = size();
+  std::vector<size_t> offset(parts.size());
+  std::vector<std::vector<uint32_t>> remap(parts.size());
+  for (size_t k = 0; k < parts.size(); ++k) {
+    offset[k] = total;
+    total += parts[k].size();
+    remap[k].resize(parts[k].strings.size());
+    for (size_t i = 0; i < remap[k].size(); ++i)
+      remap[k][i] = strings.intern(parts[k].strings.view(static_cast<uint32_t>(i)));
   }
-  for (auto& [p, n] : part.process_names) process_names[proc(p)] = n;
-  for (auto& [p, n] : part.process_labels) process_labels[proc(p)] = n;
-  missing_fields += part.missing_fields;
-  negative_durations += part.negative_durations;
-  unknown_categories += part.unknown_categories;
-  part = TraceData();
+  auto proc = [](int64_t v, const std::vector<uint32_t>& r) {
+    return v <= kStringPidBase && v != kNone ? kStringPidBase - static_cast<int64_t>(r[kStringPidBase - v]) : v;
+  };
+  using Ids = std::vector<uint32_t> TraceData::*;
+  using Nums = std::vector<int64_t> TraceData::*;
+  static constexpr Ids id_cols[] = {&TraceData::name, &TraceData::cat, &TraceData::shape, &TraceData::task_type};
+  static constexpr Nums proc_cols[] = {&TraceData::pid, &TraceData::tid};
+  static constexpr Nums num_cols[] = {&TraceData::ts, &TraceData::dur, &TraceData::corr, &TraceData::ext_id,
+                                      &TraceData::bytes};
+  constexpr size_t n_ids = std::size(id_cols), n_proc = std::size(proc_cols), n_num = std::size(num_cols);
+  parallel_for(n_ids + n_proc + n_num, threads, [&](size_t c) {
+    // Appended by insert (no zero-filling first), then rewritten in place while the part's slice is
+    // still in cache; each part's column is freed as soon as it is copied.
+    auto each_part = [&](auto col, auto rewrite) {
+      auto& to = this->*col;
+      if (total > to.capacity()) to.reserve(std::max(total, to.capacity() * 2));  // parts come one by one
+      for (size_t k = 0; k < parts.size(); ++k) {
+        auto& from = parts[k].*col;
+        size_t at = to.size();
+        to.insert(to.end(), from.begin(), from.end());
+        rewrite(to.data() + at, to.data() + to.size(), remap[k]);
+        std::remove_reference_t<decltype(from)>().swap(from);
+      }
+    };
+    if (c < n_ids) {
+      each_part(id_cols[c], [](uint32_t* p, uint32_t* e, const std::vector<uint32_t>& r) {
+        for (; p != e; ++p) *p = r[*p];
+      });
+    } else if (c < n_ids + n_proc) {
+      each_part(proc_cols[c - n_ids], [&](int64_t* p, int64_t* e, const std::vector<uint32_t>& r) {
+        for (; p != e; ++p) *p = proc(*p, r);
+      });
+    } else {
+      each_part(num_cols[c - n_ids - n_proc], [](int64_t*, int64_t*, const std::vector<uint32_t>&) {});
+    }
+  });
+  for (size_t k = 0; k < parts.size(); ++k) {
+    TraceData& part = parts[k];
+    const auto& r = remap[k];
+    for (Flow f : part.flows) {
+      f.cat = r[f.cat];
+      f.pid = proc(f.pid, r);
+      f.tid = proc(f.tid, r);
+      if (f.string_id) f.id = r[f.id];
+      flows.push_back(f);
+    }
+    for (auto& [p, n] : part.process_names) process_names[proc(p, r)] = n;
+    for (auto& [p, n] : part.process_labels) process_labels[proc(p, r)] = n;
+    missing_fields += part.missing_fields;
+    negative_durations += part.negative_durations;
+    unknown_categories += part.unknown_categories;
+    part = TraceData();
+  }
 }
 
 namespace {
@@ -94,48 +192,76 @@ Kind kind_of_process(std::string_view p) {
   if (p == "CANN") return Kind::runtime;
   return Kind::other;
 }
+
+// SDMA task types (mstt compare_tools); MEMCPY_ASYNC is the DB export's name. Stream bookkeeping
+// tasks: mstt compare_tools counts EVENT_WAIT_SQE as wait, not compute.
+std::optional<Kind> kind_of_task_type(std::string_view t) {
+  static constexpr std::string_view copies[] = {"SDMA_SQE", "PCIE_DMA_SQE", "SDMA", "MEMCPY_ASYNC"};
+  static constexpr std::string_view bookkeeping[] = {
+      "EVENT_RECORD_SQE", "EVENT_WAIT_SQE", "EVENT_RECORD", "EVENT_WAIT", "Notify Wait", "Write Value",
+      "PLACE_HOLDER_SQE", "PROFILING_ENABLE", "PROFILING_DISABLE", "STARS_COMMON"};
+  for (auto c : copies)
+    if (t == c) return Kind::memcpy;
+  for (auto c : bookkeeping)
+    if (t == c) return Kind::other;
+  return std::nullopt;
+}
 }  // namespace
 
-void TraceData::classify() {
-  std::vector<int8_t> cat_kind(strings.size(), -1);
-  std::vector<uint8_t> cat_known(strings.size(), 1);
-  std::map<int64_t, Kind> proc_kind;
-  for (auto& [p, n] : process_names) proc_kind[p] = kind_of_process(n);
+void TraceData::classify(unsigned threads) {
+  // Per string (categories, task types) and per process decisions first, so that the pass over
+  // the events is table lookups only and runs on all threads.
+  struct ByString {
+    int8_t cat_kind;
+    bool cat_known;
+    int8_t task_kind;  // -1: a task type that does not change the kind
+  };
+  std::vector<ByString> by_string(strings.size());
+  parallel_for((strings.size() + 4095) / 4096, threads, [&](size_t b) {
+    for (size_t id = b * 4096; id < std::min(strings.size(), (b + 1) * 4096); ++id) {
+      std::string_view s = strings.view(static_cast<uint32_t>(id));
+      bool known = true;
+      Kind k = kind_of_category(s, known);
+      auto task = kind_of_task_type(s);
+      by_string[id] = {static_cast<int8_t>(k), known, static_cast<int8_t>(task ? static_cast<int>(*task) : -1)};
+    }
+  });
+  struct ByProcess {
+    Kind kind;
+    bool python;
+  };
+  std::map<int64_t, ByProcess> procs;
+  for (auto& [p, n] : process_names) procs[p] = ByProcess{kind_of_process(n), n == "Python"};
   kind.assign(size(), Kind::other);
-  for (size_t i = 0; i < size(); ++i) {
-    Kind k = Kind::other;
-    auto pk = proc_kind.find(pid[i]);
-    Kind by_proc = pk == proc_kind.end() ? Kind::other : pk->second;
-    if (by_proc != Kind::other) {
-      k = by_proc;  // NPU device processes decide regardless of category
-    } else if (cat[i] != 0) {
-      if (cat_kind[cat[i]] < 0) {
-        bool known = true;
-        cat_kind[cat[i]] = static_cast<int8_t>(kind_of_category(strings.view(cat[i]), known));
-        cat_known[cat[i]] = known;
+  constexpr size_t kBlock = 1 << 16;
+  size_t blocks = (size() + kBlock - 1) / kBlock;
+  std::vector<size_t> unknown(blocks);
+  parallel_for(blocks, threads, [&](size_t b) {
+    int64_t last_pid = kNone;
+    const ByProcess* proc = nullptr;
+    for (size_t i = b * kBlock; i < std::min(size(), (b + 1) * kBlock); ++i) {
+      if (pid[i] != last_pid || i == b * kBlock) {
+        last_pid = pid[i];
+        auto it = procs.find(pid[i]);
+        proc = it == procs.end() ? nullptr : &it->second;
       }
-      k = static_cast<Kind>(cat_kind[cat[i]]);
-      if (!cat_known[cat[i]]) ++unknown_categories;
-    } else if (pk == proc_kind.end() || process_names.at(pid[i]) != "Python") {
-      // No category and no known process: the legacy (non-Kineto) profiler's export, where every
-      // complete event is a host op (pid "CPU functions").
-      k = Kind::host_op;
+      Kind k = Kind::other;
+      if (proc && proc->kind != Kind::other) {
+        k = proc->kind;  // NPU device processes decide regardless of category
+      } else if (cat[i] != 0) {
+        k = static_cast<Kind>(by_string[cat[i]].cat_kind);
+        if (!by_string[cat[i]].cat_known) ++unknown[b];
+      } else if (!proc || !proc->python) {
+        // No category and no known process: the legacy (non-Kineto) profiler's export, where every
+        // complete event is a host op (pid "CPU functions").
+        k = Kind::host_op;
+      }
+      if (k == Kind::kernel && task_type[i] != 0 && by_string[task_type[i]].task_kind >= 0)
+        k = static_cast<Kind>(by_string[task_type[i]].task_kind);
+      kind[i] = k;
     }
-    if (k == Kind::kernel && task_type[i] != 0) {
-      std::string_view t = strings.view(task_type[i]);
-      // SDMA task types (mstt compare_tools); MEMCPY_ASYNC is the DB export's name.
-      static constexpr std::string_view copies[] = {"SDMA_SQE", "PCIE_DMA_SQE", "SDMA", "MEMCPY_ASYNC"};
-      // Stream bookkeeping tasks (mstt compare_tools counts EVENT_WAIT_SQE as wait, not compute).
-      static constexpr std::string_view bookkeeping[] = {
-          "EVENT_RECORD_SQE", "EVENT_WAIT_SQE", "EVENT_RECORD", "EVENT_WAIT", "Notify Wait", "Write Value",
-          "PLACE_HOLDER_SQE", "PROFILING_ENABLE", "PROFILING_DISABLE", "STARS_COMMON"};
-      for (auto c : copies)
-        if (t == c) k = Kind::memcpy;
-      for (auto c : bookkeeping)
-        if (t == c) k = Kind::other;
-    }
-    kind[i] = k;
-  }
+  });
+  for (size_t u : unknown) unknown_categories += u;
 }
 
 }  // namespace banjia::trace

@@ -159,3 +159,41 @@ def test_exact_string_timestamps_and_64bit_flow_ids(run, tmp_path):
     # 704650.001 - 704643.212 = 6.789 µs exactly (the wrong flow id would give 50.001)
     assert t["launch_delay"]["median_us"] == 6.789
     assert t["kernels"]["count"] == 1 and t["npu"]["core_time_us"] == {"AI_VECTOR_CORE": 2.25}
+
+
+def operator_details_by_name(path):
+    """Python over operator_details.csv: rows per op name and the four duration columns summed."""
+    out = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            r = out.setdefault(row["Name"].strip(), [0, 0.0, 0.0, 0.0, 0.0])
+            r[0] += 1
+            for i, col in enumerate(["Host Self Duration(us)", "Host Total Duration(us)",
+                                     "Device Self Duration(us)", "Device Total Duration(us)"]):
+                r[i + 1] += float(row[col])
+    return out
+
+
+@pytest.mark.parametrize("rank", ["level0/rank0_ascend_pt", "level1/rank1_ascend_pt"])
+def test_operator_details_device_time_per_op(run, fixtures, rank):
+    d = fixtures / TEXT / rank
+    expect = operator_details_by_name(d / "ASCEND_PROFILER_OUTPUT/operator_details.csv")
+    got = summary(run, d)["summary"]["traces"][0]["npu"]["operator_details"]
+    assert {g["name"] for g in got} == set(expect)
+    for g in got:
+        e = expect[g["name"]]
+        assert g["count"] == e[0]
+        assert [g["host_self_us"], g["host_total_us"], g["device_self_us"], g["device_total_us"]] == \
+            pytest.approx(e[1:], abs=1e-6)
+    totals = [g["device_total_us"] for g in got]
+    assert totals == sorted(totals, reverse=True)
+
+
+def test_operator_details_gives_host_ops_without_trace_view(run, fixtures):
+    # The 2023 CSV-only output: device tasks from kernel_details.csv, no host events at all.
+    d = fixtures / "ascend/msinsight/test_data/test_rank_0"
+    assert not (d / "ASCEND_PROFILER_OUTPUT/trace_view.json").exists()
+    expect = operator_details_by_name(d / "ASCEND_PROFILER_OUTPUT/operator_details.csv")
+    t = summary(run, d)["summary"]["traces"][0]
+    got = {o["name"]: (o["count"], o["self_us"], o["total_us"]) for o in t["top_ops_self"]}
+    assert got == {n: pytest.approx((e[0], e[1], e[2])) for n, e in expect.items()}

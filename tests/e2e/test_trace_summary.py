@@ -159,3 +159,16 @@ def test_cpu_trace_made_with_debian_torch(run, tmp_path):
     expect = oracle.op_totals(events)
     for o in t["top_ops_total"]:
         assert (o["count"], o["total_us"]) == (expect[o["name"]][0], pytest.approx(expect[o["name"]][1], abs=1e-3))
+
+
+@pytest.mark.parametrize("path", [
+    "kineto/hta/trace_diff/control/control.json.gz",  # 75k events: several parts and event blocks
+    "gpu-h200/traces/antipattern_small_matmuls_slow.json.gz",
+])
+def test_summary_json_is_identical_for_any_thread_count(run, fixtures, path):
+    outs = []
+    for jobs in ("1", "2", "3"):
+        r = run("trace", "summary", fixtures / path, "--format", "json", "-j", jobs)
+        assert r.returncode == 0, r.stderr
+        outs.append(r.stdout)
+    assert outs[0] == outs[1] == outs[2]

@@ -101,3 +101,49 @@ TEST(JsonTraceReader, PartsEqualWholeDocument) {
   EXPECT_EQ(a.kernel_count, b.kernel_count);
   EXPECT_DOUBLE_EQ(a.overall.breakdown.compute_us, b.overall.breakdown.compute_us);
 }
+
+// The analysis runs in blocks on worker threads and the reader parses parts side by side: the
+// result must not depend on the number of threads. A real trace of more than one block of events
+// (kEventBlock), parsed in many small parts.
+TEST(JsonTraceReader, SummaryIndependentOfThreadCount) {
+  fs::path p = fs::path(BANJIA_SOURCE_DIR) / "../shared/fixtures/kineto/hta/trace_diff/control/control.json.gz";
+  if (!fs::exists(p)) GTEST_SKIP() << "shared fixtures not found";
+  TraceData one = read_json_trace(p, 256 * 1024, 1), four = read_json_trace(p, 256 * 1024, 4);
+  ASSERT_GT(one.size(), 65536u);
+  EXPECT_EQ(one.ts, four.ts);
+  EXPECT_EQ(one.name, four.name);
+  EXPECT_EQ(one.kind, four.kind);
+  EXPECT_EQ(one.pid, four.pid);
+  SummaryOptions o1, o4;
+  o1.threads = 1;
+  o4.threads = 4;
+  Summary a = summarize(one, o1), b = summarize(four, o4);
+  ASSERT_EQ(a.steps.size(), b.steps.size());
+  for (size_t k = 0; k < a.steps.size(); ++k) {
+    EXPECT_EQ(a.steps[k].breakdown.compute_us, b.steps[k].breakdown.compute_us);
+    EXPECT_EQ(a.steps[k].kernels, b.steps[k].kernels);
+    EXPECT_EQ(a.steps[k].kernel_median_us, b.steps[k].kernel_median_us);
+    EXPECT_EQ(a.steps[k].sync_points, b.steps[k].sync_points);
+  }
+  ASSERT_EQ(a.ops.size(), b.ops.size());
+  for (size_t k = 0; k < a.ops.size(); ++k) {
+    EXPECT_EQ(a.ops[k].name, b.ops[k].name);
+    EXPECT_EQ(a.ops[k].self_us, b.ops[k].self_us);
+    EXPECT_EQ(a.ops[k].total_us, b.ops[k].total_us);
+  }
+  EXPECT_EQ(a.launch_delay.mean_us, b.launch_delay.mean_us);
+  EXPECT_EQ(a.launch_delay.p95_us, b.launch_delay.p95_us);
+  EXPECT_EQ(a.findings.size(), b.findings.size());
+}
+
+TEST(JsonTraceReader, DistStatsNsMatchesSortedDefinition) {
+  std::vector<int64_t> v = {5000, 1000, 9000, 3000, 7000, 2000};  // sorted: 1 2 3 5 7 9 (µs)
+  DistStats d = dist_stats_ns(v);
+  EXPECT_EQ(d.count, 6u);
+  EXPECT_DOUBLE_EQ(d.median_us, 4.0);      // (3 + 5) / 2
+  EXPECT_DOUBLE_EQ(d.p95_us, 9.0);         // element ceil(0.95 * 6) = 6th
+  EXPECT_DOUBLE_EQ(d.max_us, 9.0);
+  EXPECT_DOUBLE_EQ(d.mean_us, 27.0 / 6);
+  EXPECT_DOUBLE_EQ(dist_stats_ns({4000}).median_us, 4.0);
+  EXPECT_EQ(dist_stats_ns({}).count, 0u);
+}
