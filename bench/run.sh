@@ -3,6 +3,8 @@
 # user would otherwise use (medians over several runs, ratio per pair), runs the Google Benchmark
 # microbenchmarks, and writes BENCHMARKS.md (machine, versions, command lines, tables, date).
 #   bash bench/run.sh            # RUNS=5 by default; QUICK=1 for smaller inputs
+#   chrt -f 10 bash bench/run.sh # on a machine shared with other work: real-time priority gives the
+#                                # measured processes (banjia and the Python baselines alike) the cores
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
@@ -27,6 +29,7 @@ section() {  # section TITLE COMMAND... : runs COMMAND, appends its stdout under
   echo "on the same machine; times are medians over several runs; the targets are the ones named in the issues."
   echo
   echo "- Machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB RAM; load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "- Scheduling policy of the measured processes: $(chrt -p $$ | sed -n '1s/.*: //p') (priority $(chrt -p $$ | sed -n '2s/.*: //p'))"
   echo "- banjia $($B --version), $(g++ --version | head -1), Release build"
   echo "- Python $(/usr/bin/python3 -c 'import sys; print(sys.version.split()[0])'), numpy $(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)'), torch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)' 2>/dev/null)"
 } >"$TMP"
