@@ -115,12 +115,6 @@ FileRewrite rewrite_python(std::string_view bytes, const std::string& display, c
     }
     // An automatic match without an edit (reached through a rewritten import alias) needs nothing.
   }
-  if (a->source.transcoded && !edits.empty()) {
-    fr.leftovers.push_back(scan::input_error_finding(
-        display, "source encoding is " + a->source.encoding + ", not UTF-8: not rewritten (convert it to UTF-8 first)"));
-    fr.changes.clear();
-    return fr;
-  }
   edits = non_overlapping(std::move(edits));
   std::vector<scan::TextEdit> all = edits;
   if (options.insert_import && !edits.empty() && !imports_torch_npu(*a)) {
@@ -141,6 +135,15 @@ FileRewrite rewrite_python(std::string_view bytes, const std::string& display, c
     all.insert(all.end(), notes.begin(), notes.end());
   }
   if (all.empty()) return fr;
+  // Edits apply to the decoded text; written back it would be UTF-8 under a cookie naming another
+  // encoding. Neither rewrites nor --annotate comments touch such a file (fuzz_rewrite found this
+  // with a utf-7 cookie and --annotate).
+  if (a->source.transcoded) {
+    fr.leftovers.push_back(scan::input_error_finding(
+        display, "source encoding is " + a->source.encoding + ", not UTF-8: not rewritten (convert it to UTF-8 first)"));
+    fr.changes.clear();
+    return fr;
+  }
   std::string text = apply_edits(a->text(), all);
   // The result must still tokenize; otherwise keep the original (never write broken code).
   if (python::tokenize(text).error) {

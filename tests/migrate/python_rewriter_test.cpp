@@ -92,6 +92,17 @@ TEST(Safety, NonUtf8EncodingIsReportedNotRewritten) {
   ASSERT_FALSE(fr.leftovers.empty());
 }
 
+// fuzz_rewrite regression: --annotate used to insert comments into a utf-7 file and write the decoded
+// text back as UTF-8 under the utf-7 cookie ("+-" and "+AGE-" then read back as other characters).
+TEST(Safety, NonUtf8EncodingIsNotAnnotatedEither) {
+  std::string src = "# -*- coding: utf-7 -*-\nimport torch\ndef f(m):\n    return torch.nn.DataParallel(m) +- 1\n";
+  auto fr = rw(src, true);
+  EXPECT_EQ(fr.rewritten, src);
+  bool reported = false;
+  for (const auto& f : fr.leftovers) reported = reported || f.rule == "input-error";
+  EXPECT_TRUE(reported);
+}
+
 TEST(Annotate, AddsCommentOnceAboveManualWork) {
   std::string src = "import torch\ndef f(m):\n    return torch.nn.DataParallel(m)\n";
   std::string once = rw(src, true).rewritten;
