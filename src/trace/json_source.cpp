@@ -69,12 +69,15 @@ JsonBuffer JsonBuffer::map_file(const std::filesystem::path& path, uint64_t size
 JsonBuffer JsonBuffer::inflate(const std::filesystem::path& path, uint64_t compressed) {
   JsonBuffer b;
   b.gzip_ = true;
-  // The gzip trailer holds the uncompressed size mod 2^32: a good first guess for the buffer.
+  // The gzip trailer holds the uncompressed size mod 2^32: a good first guess for the buffer, but
+  // only as far as the file can back it (deflate expands at most ~1032:1); a corrupt trailer must
+  // not allocate gigabytes for a tiny file. The buffer still grows if the data really is larger.
   uint64_t guess = compressed * 8;
   if (FILE* f = std::fopen(path.c_str(), "rb")) {
     unsigned char t[4];
     if (std::fseek(f, -4, SEEK_END) == 0 && std::fread(t, 1, 4, f) == 4)
-      guess = std::max<uint64_t>(guess, t[0] | (t[1] << 8) | (t[2] << 16) | (uint64_t(t[3]) << 24));
+      guess = std::max<uint64_t>(guess, std::min<uint64_t>(t[0] | (t[1] << 8) | (t[2] << 16) | (uint64_t(t[3]) << 24),
+                                                           compressed * 1032));
     std::fclose(f);
   }
   gzFile gz = gzopen(path.c_str(), "rb");
