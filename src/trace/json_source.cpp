@@ -83,6 +83,13 @@ JsonBuffer JsonBuffer::inflate(const std::filesystem::path& path, uint64_t compr
   gzFile gz = gzopen(path.c_str(), "rb");
   if (!gz) throw InputError(path.string(), "cannot open file");
   gzbuffer(gz, 1 << 17);
+  // zlib's messages start with the path ("f.json.gz: unexpected end of file"): drop it, the
+  // InputError names the file already.
+  auto zmsg = [&](const char* m) {
+    std::string_view v(m ? m : "");
+    std::string prefix = path.string() + ": ";
+    return std::string(v.starts_with(prefix) ? v.substr(prefix.size()) : v);
+  };
   auto fail = [&](const std::string& what) {
     gzclose(gz);
     throw InputError(path.string(), what);
@@ -103,14 +110,14 @@ JsonBuffer JsonBuffer::inflate(const std::filesystem::path& path, uint64_t compr
     int n = gzread(gz, b.data_ + len, static_cast<unsigned>(std::min<size_t>(room, 1u << 30)));
     if (n < 0) {
       int err = 0;
-      fail(std::string("corrupt or truncated gzip data (") + gzerror(gz, &err) + ")");
+      fail("corrupt or truncated gzip data (" + zmsg(gzerror(gz, &err)) + ")");
     }
     if (n == 0) break;
     len += static_cast<size_t>(n);
   }
   int err = 0;
   const char* msg = gzerror(gz, &err);
-  if (err != Z_OK && err != Z_STREAM_END) fail(std::string("corrupt or truncated gzip data (") + msg + ")");
+  if (err != Z_OK && err != Z_STREAM_END) fail("corrupt or truncated gzip data (" + zmsg(msg) + ")");
   gzclose(gz);
   b.length_ = len;
   std::memset(b.data_ + len, 0, kPadding);
