@@ -1,7 +1,7 @@
 // Trace JSON reader (trace/json_trace_reader: json_source + json_chunks + the On-Demand event parser,
 // AVX2 build when the CPU has it): Kineto `{"traceEvents": [...]}` and torch_npu bare arrays, plain
 // and gzip. Each input is read the way `trace summary` reads it (default parts), again (same result),
-// as one whole document, in tiny parts (the splitter rewrites separators in place) and gzipped.
+// as one whole document, in 512-byte parts (the splitter rewrites separators in place) and gzipped.
 // Properties: only InputError escapes; every complete event has a time and a non-negative
 // duration, both within +-kMaxTimeNs, ids inside the string pool, all columns the same length; re-reading gives the same
 // events; the gzip copy gives exactly what the plain file gives.
@@ -81,7 +81,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto plain = dir.write("trace.json", text);
   std::optional<Shape> first = read(plain, std::nullopt);
   FUZZ_CHECK(read(plain, std::nullopt) == first, "reading the same bytes twice gives the same events");
-  std::optional<Shape> whole = read(plain, 0), tiny = read(plain, 64);
+  std::optional<Shape> whole = read(plain, 0), tiny = read(plain, 512);
   // Splitting is a layout shortcut: where the parts and the whole document both load, they agree.
   if (whole && first) FUZZ_CHECK(whole->events == first->events, "whole-document and parted reads agree");
   if (whole && tiny) FUZZ_CHECK(whole->events == tiny->events, "whole-document and tiny-part reads agree");

@@ -185,14 +185,14 @@ TraceData trace_from_kernel_details(const fs::path& dir) {
       continue;
     }
     std::string c = core && *core < row.size() ? std::string(trim_cell(row[*core])) : "";
-    push(t.strings.intern(trim_cell(row[name])), *ts, std::max<int64_t>(0, *d), c == "HCCL" ? 2 : 1,
-         t.strings.intern(c));
+    int64_t dur_ns = std::max<int64_t>(0, *d);  // a negative duration is a zero-length task, in steps too
+    push(t.strings.intern(trim_cell(row[name])), *ts, dur_ns, c == "HCCL" ? 2 : 1, t.strings.intern(c));
     if (step && *step < row.size()) {
       std::string sid(trim_cell(row[*step]));
-      auto [it, fresh] = steps.try_emplace(sid, *ts, *ts + *d);
+      auto [it, fresh] = steps.try_emplace(sid, *ts, *ts + dur_ns);
       if (!fresh) {
         it->second.first = std::min(it->second.first, *ts);
-        it->second.second = std::max(it->second.second, *ts + *d);
+        it->second.second = std::max(it->second.second, *ts + dur_ns);
       }
     }
   }
