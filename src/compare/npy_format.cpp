@@ -60,17 +60,22 @@ class HeaderCursor {
     size_t start = pos_;
     uint64_t v = 0;
     while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) {
-      if (v > (static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) - 9) / 10) return false;
+      if (v > (static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) - 9) / 10) {
+        overflow_ = true;
+        return false;
+      }
       v = v * 10 + static_cast<uint64_t>(s_[pos_++] - '0');
     }
     if (pos_ < s_.size() && s_[pos_] == 'L') ++pos_;  // Python 2 long suffix
     out = static_cast<int64_t>(v);
     return pos_ > start;
   }
+  bool overflowed() const { return overflow_; }
 
  private:
   std::string_view s_;
   size_t pos_ = 0;
+  bool overflow_ = false;  // an integer had more digits than int64 holds
 };
 
 std::variant<NpyView, std::string> parse_header_dict(std::string_view header) {
@@ -96,7 +101,8 @@ std::variant<NpyView, std::string> parse_header_dict(std::string_view header) {
       if (!c.eat('(')) return std::string("npy shape is not a tuple");
       while (!c.eat(')')) {
         int64_t d = 0;
-        if (!c.integer(d)) return std::string("npy shape holds a non-integer");
+        if (!c.integer(d))
+          return std::string(c.overflowed() ? "npy shape is too large" : "npy shape holds a non-integer");
         view.shape.push_back(d);
         if (!c.eat(',') && !c.peek(')')) return std::string("malformed npy shape");
       }

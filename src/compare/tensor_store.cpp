@@ -93,6 +93,10 @@ NpzArchive::NpzArchive(const std::filesystem::path& path, ZipLimits limits) : pa
       total += m.size;
       if (unsafe_member_name(m.name)) {
         m.problem = "unsafe member name (absolute or containing '..')";
+      } else if (m.compressed > file_.bytes().size()) {
+        // The ratio guard below is only as good as this size: it must be bytes the archive holds.
+        m.problem = fmt::format("member claims {} compressed bytes but the archive holds {} (corrupt archive)",
+                                m.compressed, file_.bytes().size());
       } else if (m.size > limits.max_member_bytes) {
         m.problem = fmt::format("member of {} bytes exceeds the {} byte limit", m.size, limits.max_member_bytes);
       } else if (total > limits.max_total_bytes) {

@@ -1,6 +1,7 @@
 #include "trace/ascend_csv.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <simdjson.h>
 
@@ -20,9 +21,11 @@ size_t need(const CsvTable& t, std::initializer_list<std::string_view> names, co
   throw InputError(file.string(), "missing column '" + std::string(*names.begin()) + "'");
 }
 
+// A cell as a number; empty, N/A, garbage and non-finite ("inf", "nan", 1e999) cells count as 0.
 double num(const std::vector<std::string>& row, std::optional<size_t> col) {
   if (!col || *col >= row.size()) return 0;
-  return parse_number_cell(row[*col]).value_or(0);
+  double v = parse_number_cell(row[*col]).value_or(0);
+  return std::isfinite(v) ? v : 0;
 }
 
 std::optional<CsvTable> load_csv(const fs::path& p) {
@@ -68,7 +71,8 @@ void read_step_trace(const fs::path& p, NpuExtras& x) {
     r.free = num(row, free);
     r.stage = num(row, stage);
     r.bubble = num(row, bubble);
-    if (prep && *prep < row.size()) r.preparing = parse_number_cell(row[*prep]);
+    if (prep && *prep < row.size())
+      if (auto v = parse_number_cell(row[*prep]); v && std::isfinite(*v)) r.preparing = v;
     x.step_trace.push_back(r);
   }
   x.sources.push_back(p.string());
@@ -82,7 +86,8 @@ void read_op_statistic(const fs::path& p, NpuExtras& x) {
     if (type >= row.size()) continue;
     OpRow r;
     r.name = std::string(trim_cell(row[type]));
-    r.count = static_cast<size_t>(num(row, count));
+    double n = num(row, count);
+    r.count = n >= 0 && n < 0x1p53 ? static_cast<size_t>(n) : 0;  // a count beyond 2^53 is no count
     r.total_us = r.self_us = num(row, total);
     x.op_statistic.push_back(r);
   }
@@ -208,14 +213,14 @@ TraceData trace_from_kernel_details(const fs::path& dir) {
       continue;
     }
     std::string c = core && *core < row.size() ? std::string(trim_cell(row[*core])) : "";
-    push(t.strings.intern(trim_cell(row[name])), *ts, std::max<int64_t>(0, *d), c == "HCCL" ? 2 : 1,
-         t.strings.intern(c));
+    int64_t dur_ns = std::max<int64_t>(0, *d);  // a negative duration is a zero-length task, in steps too
+    push(t.strings.intern(trim_cell(row[name])), *ts, dur_ns, c == "HCCL" ? 2 : 1, t.strings.intern(c));
     if (step && *step < row.size()) {
       std::string sid(trim_cell(row[*step]));
-      auto [it, fresh] = steps.try_emplace(sid, *ts, *ts + *d);
+      auto [it, fresh] = steps.try_emplace(sid, *ts, *ts + dur_ns);
       if (!fresh) {
         it->second.first = std::min(it->second.first, *ts);
-        it->second.second = std::max(it->second.second, *ts + *d);
+        it->second.second = std::max(it->second.second, *ts + dur_ns);
       }
     }
   }

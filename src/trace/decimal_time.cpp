@@ -67,6 +67,7 @@ std::optional<int64_t> parse_us_to_ns(std::string_view text) {
     ++frac_digits;
   }
   int64_t ns = whole * 1000 + frac + (round_up ? 1 : 0);
+  if (ns > kMaxTimeNs) return std::nullopt;
   return neg ? -ns : ns;
 }
 

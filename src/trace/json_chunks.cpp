@@ -129,6 +129,7 @@ EventChunks split_events(char* data, size_t len, size_t chunk_bytes, const std::
     size_t ke = p < len && data[p] == '"' ? s.string_end(p) : std::string_view::npos;
     if (ke == std::string_view::npos) throw InputError(file, "invalid JSON after the traceEvents array");
     std::string_view key(data + p + 1, ke - p - 2);
+    if (key == "traceEvents") throw InputError(file, "JSON object has more than one \"traceEvents\" array");
     p = s.ws(ke);
     if (p >= len || data[p] != ':') throw InputError(file, "invalid JSON after the traceEvents array");
     p = s.ws(p + 1);

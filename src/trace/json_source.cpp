@@ -87,17 +87,27 @@ void JsonBuffer::release(size_t from, size_t to) const {
 JsonBuffer JsonBuffer::inflate(const std::filesystem::path& path, uint64_t compressed) {
   JsonBuffer b;
   b.gzip_ = true;
-  // The gzip trailer holds the uncompressed size mod 2^32: a good first guess for the buffer.
+  // The gzip trailer holds the uncompressed size mod 2^32: a good first guess for the buffer, but
+  // only as far as the file can back it (deflate expands at most ~1032:1); a corrupt trailer must
+  // not allocate gigabytes for a tiny file. The buffer still grows if the data really is larger.
   uint64_t guess = compressed * 8;
   if (FILE* f = std::fopen(path.c_str(), "rb")) {
     unsigned char t[4];
     if (std::fseek(f, -4, SEEK_END) == 0 && std::fread(t, 1, 4, f) == 4)
-      guess = std::max<uint64_t>(guess, t[0] | (t[1] << 8) | (t[2] << 16) | (uint64_t(t[3]) << 24));
+      guess = std::max<uint64_t>(guess, std::min<uint64_t>(t[0] | (t[1] << 8) | (t[2] << 16) | (uint64_t(t[3]) << 24),
+                                                           compressed * 1032));
     std::fclose(f);
   }
   gzFile gz = gzopen(path.c_str(), "rb");
   if (!gz) throw InputError(path.string(), "cannot open file");
   gzbuffer(gz, 1 << 17);
+  // zlib's messages start with the path ("f.json.gz: unexpected end of file"): drop it, the
+  // InputError names the file already.
+  auto zmsg = [&](const char* m) {
+    std::string_view v(m ? m : "");
+    std::string prefix = path.string() + ": ";
+    return std::string(v.starts_with(prefix) ? v.substr(prefix.size()) : v);
+  };
   auto fail = [&](const std::string& what) {
     gzclose(gz);
     throw InputError(path.string(), what);
@@ -118,14 +128,14 @@ JsonBuffer JsonBuffer::inflate(const std::filesystem::path& path, uint64_t compr
     int n = gzread(gz, b.data_ + len, static_cast<unsigned>(std::min<size_t>(room, 1u << 30)));
     if (n < 0) {
       int err = 0;
-      fail(std::string("corrupt or truncated gzip data (") + gzerror(gz, &err) + ")");
+      fail("corrupt or truncated gzip data (" + zmsg(gzerror(gz, &err)) + ")");
     }
     if (n == 0) break;
     len += static_cast<size_t>(n);
   }
   int err = 0;
   const char* msg = gzerror(gz, &err);
-  if (err != Z_OK && err != Z_STREAM_END) fail(std::string("corrupt or truncated gzip data (") + msg + ")");
+  if (err != Z_OK && err != Z_STREAM_END) fail("corrupt or truncated gzip data (" + zmsg(msg) + ")");
   gzclose(gz);
   b.length_ = len;
   std::memset(b.data_ + len, 0, kPadding);

@@ -8,8 +8,10 @@ Whatever the input, banjia must never crash (signal / exit >= 128 / sanitizer re
 import os
 import pathlib
 import re
+import struct
 import subprocess
 import tomllib
+import zipfile
 
 import pytest
 
@@ -79,6 +81,73 @@ def gen_dotdot_missing(d):
     return d / "nowhere" / ".." / ".." / "missing_dir_x" / "train.py"
 
 
+def gen_deep_nesting_trace(d):  # 100 000 nested arrays as the event list
+    p = d / "deep.json"
+    p.write_text('{"traceEvents": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    return p
+
+
+def gen_deep_nesting_trace_args(d):  # one good event whose args nest 100 000 arrays deep
+    p = d / "deep_args.json"
+    p.write_text('{"traceEvents": [\n  {"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": 1, '
+                 '"dur": 1, "args": ' + "[" * 100_000 + "]" * 100_000 + "}\n]}")
+    return p
+
+
+def gen_empty_profiler_output(d):  # a torch_npu output whose ASCEND_PROFILER_OUTPUT holds nothing
+    root = d / "rank0_ascend_pt"
+    (root / "ASCEND_PROFILER_OUTPUT").mkdir(parents=True)
+    return root
+
+
+def npy_bytes(values):  # float32 1-d .npy, written by hand (numpy format 1.0)
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d,), }" % len(values)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    return (b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode()
+            + struct.pack("<%df" % len(values), *values))
+
+
+def gen_npz_zip_bomb(d):  # 64 MiB of zeros deflated to ~64 KiB: ratio above the 1000:1 guard
+    p = d / "bomb.npz"
+    with zipfile.ZipFile(p, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        with z.open("zeros.npy", "w") as m:
+            m.write(npy_bytes([]))  # a header, then the zeros streamed in
+            zeros = bytes(1 << 20)
+            for _ in range(64):
+                m.write(zeros)
+    return p
+
+
+def gen_deep_nesting_index(d):  # banjia capture index.json nested 100 000 deep
+    (d / "dump").mkdir()
+    (d / "dump" / "index.json").write_text('{"entries": [], "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    return d / "dump"
+
+
+def gen_npy_symlink_loop_dir(d):  # a.npy -> b.npy -> a.npy next to a good tensor
+    root = d / "npys"
+    root.mkdir()
+    (root / "real.npy").write_bytes(npy_bytes([1.0, 2.0, 3.0]))
+    os.symlink(root / "b.npy", root / "a.npy")
+    os.symlink(root / "a.npy", root / "b.npy")
+    return root
+
+
+def gen_dump_json_symlink_loop(d):  # msprobe dir whose dump.json points at itself
+    root = d / "rank0"
+    root.mkdir()
+    os.symlink(root / "dump.json", root / "dump.json")
+    return root
+
+
+def gen_dump_dir_symlink_cycles(d):  # no dump inside, only directory cycles for the dump.json search
+    root = d / "dumps"
+    (root / "step0" / "rank0").mkdir(parents=True)
+    os.symlink(root, root / "step0" / "rank0" / "up")
+    os.symlink(root / "step0", root / "step0" / "rank0" / "loop")
+    return root
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 
@@ -125,7 +194,9 @@ def test_malformed_input(case, banjia_bin, tmp_path):
 def test_every_corpus_file_has_a_case():
     used = {c["input"] for c in MANIFEST if "input" in c}
     files = {str(p.relative_to(CORPUS)) for p in CORPUS.rglob("*") if p.is_file() and p.name != "manifest.toml"}
-    assert files <= used, f"corpus files without a manifest case: {sorted(files - used)}"
+    # A directory input (a profiler output, a capture dir) covers the files inside it.
+    covered = {f for f in files if any(f == u or f.startswith(u + "/") for u in used)}
+    assert files <= covered, f"corpus files without a manifest case: {sorted(files - covered)}"
     assert {c["generate"] for c in MANIFEST if "generate" in c} <= set(GENERATORS)
 
 
