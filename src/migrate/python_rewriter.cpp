@@ -4,6 +4,7 @@
 
 #include "common/errors.h"
 #include "migrate/import_insertion.h"
+#include "python/source.h"
 #include "scan/python_scanner.h"
 #include "scan/scanner.h"
 
@@ -145,9 +146,11 @@ FileRewrite rewrite_python(std::string_view bytes, const std::string& display, c
     return fr;
   }
   std::string text = apply_edits(a->text(), all);
-  // The result must still tokenize; otherwise keep the original (never write broken code).
-  if (python::tokenize(text).error) {
-    fr.leftovers.push_back(scan::input_error_finding(display, "rewrite would not tokenize; file left unchanged"));
+  // The result must still tokenize and declare the same encoding (an inserted comment on line 1 or 2
+  // could read as a PEP 263 cookie; fuzz_rewrite found one with lone-CR line ends); otherwise keep the
+  // original (never write broken code).
+  if (python::tokenize(text).error || python::find_coding_cookie(text) != python::find_coding_cookie(a->text())) {
+    fr.leftovers.push_back(scan::input_error_finding(display, "rewrite would not tokenize (or would change the encoding cookie); file left unchanged"));
     fr.changes.clear();
     return fr;
   }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "migrate/python_rewriter.h"
+#include "python/source.h"
 #include "scan/rule_catalog.h"
 
 namespace {
@@ -101,6 +102,14 @@ TEST(Safety, NonUtf8EncodingIsNotAnnotatedEither) {
   bool reported = false;
   for (const auto& f : fr.leftovers) reported = reported || f.rule == "input-error";
   EXPECT_TRUE(reported);
+}
+
+// fuzz_rewrite regression: with lone-CR line ends, a comment inserted above line 2 made line 2 a
+// comment holding "coding: ut..." from the code after it: a new (unknown) PEP 263 cookie.
+TEST(Safety, RewriteNeverChangesTheEncodingCookie) {
+  std::string src = "# header\rimport torch\nx = torch.nn.DataParallel(m) # coding: latin-1\n";
+  auto fr = rw(src, true);
+  EXPECT_EQ(banjia::python::find_coding_cookie(fr.rewritten), banjia::python::find_coding_cookie(src));
 }
 
 TEST(Annotate, AddsCommentOnceAboveManualWork) {
