@@ -59,7 +59,7 @@ j1_cpu_med=$(printf '%s\n' "${j1_cpu[@]}" | median)
 b_med=$(printf '%s\n' "${b_times[@]}" | median)
 b_cpu_med=$(printf '%s\n' "${b_cpu[@]}" | median)
 p_med=$(printf '%s\n' "${p_times[@]}" | median)
-awk -v j1="$j1_med" -v j1c="$j1_cpu_med" -v j1t="${j1_times[*]}" -v bct="${b_cpu[*]}" -v lb="$load_before" -v prio="${PRIO:-normal}" \
+awk -v j1="$j1_med" -v j1c="$j1_cpu_med" -v j1t="${j1_times[*]}" -v bct="${b_cpu[*]}" -v lb="$load_before" -v prio="${PRIO:-inherited: $(chrt -p $$ | sed -n "1s/.*: //p")}" \
     -v bytes="$BYTES" -v bc="$b_cpu_med" -v b="$b_med" -v p="$p_med" -v br="$b_rss" -v pr="$p_rss" -v bt="${b_times[*]}" \
     -v pt="${p_times[*]}" -v cores="$(nproc)" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" 'BEGIN {
   printf "file: %.1f MB, %s cores, load average before %s, after %s; priority: %s\n", bytes/1e6, cores, lb, load, prio
