@@ -7,7 +7,7 @@
 #include "common/errors.h"
 #include "common/file_io.h"
 #include "common/thread_pool.h"
-#include "env/translate.h"
+#include "env/knowledge_base.h"
 #include "scan/cuda_source_scanner.h"
 #include "scan/python_scanner.h"
 #include "scan/requirements_scanner.h"
@@ -101,7 +101,7 @@ std::jthread warm_up_knowledge(const std::vector<std::string>& paths, const Scan
   return std::jthread([] {
     try {
       (void)RuleCatalog::builtin();
-      (void)ascend_equivalent("CUDA_VISIBLE_DEVICES");  // loads the knowledge base
+      (void)env::knowledge_base();
     } catch (...) {
       // The workers load them again and report the problem where it matters.
     }
