@@ -16,9 +16,9 @@ using env::knowledge_base;
 
 class Translator {
  public:
-  Translator(std::string_view text, std::vector<ShellEdit>& edits, std::vector<Finding>* notes,
-             const TranslateOptions& options)
-      : text_(text), index_(text), edits_(edits), notes_(notes), options_(options) {}
+  Translator(std::string_view text, env::EnvFileKind kind, std::vector<ShellEdit>& edits,
+             std::vector<Finding>* notes, const TranslateOptions& options)
+      : text_(text), kind_(kind), index_(text), edits_(edits), notes_(notes), options_(options) {}
 
   void edit(size_t begin, size_t end, std::string after, const env::CudaPair& pair) {
     ShellEdit e;
@@ -40,15 +40,46 @@ class Translator {
                                         std::move(source)));
   }
 
-  // The value at [begin, end) rewritten with the same quoting as the original raw text. An unquoted
-  // value that becomes empty right before '(' is written as "": `NAME=(` would start an array
-  // assignment and change how the rest of the line parses (translating again would differ).
-  std::string requote(size_t begin, size_t end, const std::string& value) {
+  // The value at [begin, end) rewritten so that it reads back as `value`. The original quoting is
+  // kept where it still holds the new value; otherwise the value is written plain when every byte is
+  // safe unquoted, else single-quoted. Copying the old quotes blindly changed meanings: a '$' that
+  // `a'...$X'` kept literal became an expansion once the 'a' option was dropped (FUZZING.md 15).
+  // An unquoted value that becomes empty right before '(' is written as "": `NAME=(` would start an
+  // array assignment and change how the rest of the line parses.
+  std::string requote(size_t begin, size_t end, const std::string& value) const {
     std::string_view raw = text_.substr(begin, end - begin);
-    if (raw.size() >= 2 && (raw.front() == '"' || raw.front() == '\'') && raw.back() == raw.front())
-      return raw.front() + value + raw.back();
-    if (value.empty() && end < text_.size() && text_[end] == '(') return "\"\"";
-    return value;
+    const char q = raw.empty() ? '\0' : raw.front();
+    const bool one_quoted_word = raw.size() >= 2 && (q == '"' || q == '\'') && raw.back() == q &&
+                                 raw.find(q, 1) == raw.size() - 1;
+    if (one_quoted_word && q == '\'' && value.find('\'') == std::string::npos) return '\'' + value + '\'';
+    if (one_quoted_word && q == '"' && value.find_first_of("\"\\$`") == std::string::npos) return '"' + value + '"';
+    if (!one_quoted_word && std::all_of(value.begin(), value.end(), is_plain_value_byte)) {
+      if (value.empty() && end < text_.size() && text_[end] == '(') return "\"\"";
+      return value;
+    }
+    return quote_value(value);
+  }
+
+  static bool is_plain_value_byte(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_,.:/=+-@%").find(c) != std::string_view::npos;
+  }
+
+  // `value` as one quoted word of this file kind.
+  std::string quote_value(const std::string& value) const {
+    if (value.find('\'') == std::string::npos) return '\'' + value + '\'';
+    std::string out;
+    if (kind_ == env::EnvFileKind::dotenv) {  // .env single quotes cannot hold a quote: "..." with escapes
+      out = "\"";
+      for (char c : value) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+      }
+      return out + '"';
+    }
+    out = "'";  // POSIX shell and Dockerfile: close, escaped quote, reopen
+    for (char c : value) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + '\'';
   }
 
   void alloc_value(const env::Assignment& a, const env::CudaPair& pair) {
@@ -163,6 +194,7 @@ class Translator {
 
  private:
   std::string_view text_;
+  env::EnvFileKind kind_;
   env::LineIndex index_;
   std::vector<ShellEdit>& edits_;
   std::vector<Finding>* notes_;
@@ -174,7 +206,7 @@ class Translator {
 std::string translate_env_file(std::string_view text, env::EnvFileKind kind, std::vector<ShellEdit>& edits,
                                std::vector<Finding>* notes, const TranslateOptions& options) {
   edits.clear();
-  Translator t(text, edits, notes, options);
+  Translator t(text, kind, edits, notes, options);
   t.run(env::parse_env_file(text, kind));
   return t.apply();
 }

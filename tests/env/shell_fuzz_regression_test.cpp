@@ -28,12 +28,6 @@ TEST(EnvShellFuzzRegression, TrailingBackslashKeepsRangesInsideText) {
   }
 }
 
-}  // namespace
-}  // namespace banjia::env
-
-namespace banjia::env {
-namespace {
-
 // Dropping every allocator option of `PYTORCH_CUDA_ALLOC_CONF=a()...` used to leave `..._CONF=()`, an
 // array assignment that swallowed the rest of the line, so a second translate renamed more variables.
 TEST(EnvShellFuzzRegression, EmptiedValueBeforeParenthesisStaysAWord) {
@@ -44,6 +38,45 @@ TEST(EnvShellFuzzRegression, EmptiedValueBeforeParenthesisStaysAWord) {
   std::vector<ShellEdit> again;
   EXPECT_EQ(translate_env_file(once, EnvFileKind::shell, again), once);
   EXPECT_TRUE(again.empty());
+}
+
+// The value kept after dropping option 'a' held a '$' that the original single quotes made literal;
+// it was written back unquoted, where '$CUDA_VISIBLE_DEVICES' is an expansion (and got renamed on the
+// next translate). Whatever the file kind, the rewritten value must read back as the kept options.
+TEST(EnvShellFuzzRegression, RewrittenValueKeepsItsLiteralDollar) {
+  const std::string kept = "max_split_size_mb:$CUDA_VISIBLE_DEVICES";
+  for (EnvFileKind kind : {EnvFileKind::shell, EnvFileKind::dotenv, EnvFileKind::dockerfile}) {
+    for (std::string_view text : {"PYTORCH_CUDA_ALLOC_CONF=a',max_split_size_mb:$CUDA_VISIBLE_DEVICES'\n",
+                                  "ENV PYTORCH_CUDA_ALLOC_CONF=a',max_split_size_mb:$CUDA_VISIBLE_DEVICES'\n"}) {
+      SCOPED_TRACE(std::string(text) + " as " + std::to_string(static_cast<int>(kind)));
+      std::vector<ShellEdit> edits;
+      std::string once = translate_env_file(text, kind, edits);
+      std::vector<ShellEdit> again;
+      EXPECT_EQ(translate_env_file(once, kind, again), once);
+      ParsedEnvFile before = parse_env_file(text, kind), after = parse_env_file(once, kind);
+      if (before.assignments.size() != 1 || before.assignments[0].unresolved) continue;  // not this kind's syntax
+      ASSERT_EQ(after.assignments.size(), 1u);
+      EXPECT_EQ(after.assignments[0].name, "PYTORCH_NPU_ALLOC_CONF");
+      EXPECT_EQ(after.assignments[0].value, kept);
+      EXPECT_FALSE(after.assignments[0].unresolved);
+    }
+  }
+}
+
+// A kept value with a quote in it: each kind's own quoting must carry it.
+TEST(EnvShellFuzzRegression, RewrittenValueWithAQuoteReadsBack) {
+  for (EnvFileKind kind : {EnvFileKind::shell, EnvFileKind::dotenv}) {
+    const std::string_view text = kind == EnvFileKind::shell
+                                      ? "PYTORCH_CUDA_ALLOC_CONF=\"a,garbage_collection_threshold:0.6'x\"\n"
+                                      : "PYTORCH_CUDA_ALLOC_CONF=a,garbage_collection_threshold:0.6'x\n";
+    std::vector<ShellEdit> edits;
+    std::string once = translate_env_file(text, kind, edits);
+    ParsedEnvFile after = parse_env_file(once, kind);
+    ASSERT_EQ(after.assignments.size(), 1u) << once;
+    EXPECT_EQ(after.assignments[0].value, "garbage_collection_threshold:0.6'x") << once;
+    std::vector<ShellEdit> again;
+    EXPECT_EQ(translate_env_file(once, kind, again), once);
+  }
 }
 
 }  // namespace
