@@ -34,8 +34,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     ImportTable imports = collect_imports(view);
     for (const auto& b : imports.bindings) (void)imports.resolve(b.local);
-    std::vector<DottedRef> refs = resolve_dotted_names(view, imports);
-    for (const auto& r : refs) {
+    DottedNames names = resolve_dotted_names(view, imports);
+    for (const auto& r : names.refs) {
+      FUZZ_CHECK(r.first_sig <= r.last_sig && r.last_sig < view.sig.size(), "ref inside the module");
+      FUZZ_CHECK(r.qualified.empty() || (r.qualified.data() >= names.text.data() &&
+                                         r.qualified.data() + r.qualified.size() <= names.text.data() + names.text.size()),
+                 "qualified name inside its buffer");
       if (r.call_open_sig != kNoIndex) {
         auto args = call_arguments(view, r.call_open_sig);
         (void)find_keyword(args, "device");

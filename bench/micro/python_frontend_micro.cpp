@@ -30,7 +30,7 @@ void BM_FrontEnd(benchmark::State& state) {
     auto view = banjia::python::build_view(text, ts);
     auto imports = banjia::python::collect_imports(view);
     auto refs = banjia::python::resolve_dotted_names(view, imports);
-    benchmark::DoNotOptimize(refs.data());
+    benchmark::DoNotOptimize(refs.refs.data());
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
 }

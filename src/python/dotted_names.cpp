@@ -5,34 +5,65 @@
 namespace banjia::python {
 namespace {
 
-DottedRef make_ref(const ModuleView& v, uint32_t first_sig, uint32_t last_sig, std::string qualified) {
-  DottedRef r;
-  r.qualified = std::move(qualified);
-  r.first_sig = first_sig;
-  r.last_sig = last_sig;
-  if (v.is_op(last_sig + 1, "(")) {
-    r.is_call = true;
-    r.call_open_sig = last_sig + 1;
+// Appends refs to a DottedNames; their names are set once all text is written (the buffer may move).
+class RefBuilder {
+ public:
+  RefBuilder(const ModuleView& v, DottedNames& out) : v_(v), out_(out) {
+    out_.refs.clear();
+    out_.text.clear();
+    out_.spans.clear();
   }
-  return r;
-}
+  // Starts the qualified name of the next ref; append() adds to it, add() finishes the ref.
+  RefBuilder& append(std::string_view part) {
+    out_.text.insert(out_.text.end(), part.begin(), part.end());
+    return *this;
+  }
+  void add(uint32_t first_sig, uint32_t last_sig, uint32_t name_begin, bool in_import) {
+    DottedRef& r = out_.refs.emplace_back();
+    r.first_sig = first_sig;
+    r.last_sig = last_sig;
+    r.in_import_stmt = in_import;
+    if (v_.is_op(last_sig + 1, "(")) {
+      r.is_call = true;
+      r.call_open_sig = last_sig + 1;
+    }
+    out_.spans.emplace_back(name_begin, static_cast<uint32_t>(out_.text.size()) - name_begin);
+  }
+  uint32_t mark() const { return static_cast<uint32_t>(out_.text.size()); }
+  // A copy of text written earlier (a copy: appending a view of the buffer to itself could reallocate under it).
+  std::string copy_of(uint32_t at, uint32_t len) const { return std::string(out_.text.data() + at, len); }
+  void finish() {
+    const std::string_view all(out_.text.data(), out_.text.size());
+    for (size_t i = 0; i < out_.refs.size(); ++i) out_.refs[i].qualified = all.substr(out_.spans[i].first, out_.spans[i].second);
+  }
+
+ private:
+  const ModuleView& v_;
+  DottedNames& out_;
+};
 
 // The dotted names an import statement mentions, each qualified absolutely.
-void import_refs(const ModuleView& v, const detail::ImportStmt& st, std::vector<DottedRef>& out) {
-  auto add = [&](const std::vector<uint32_t>& names, std::string qualified) {
-    out.push_back(make_ref(v, names.front(), names.back(), std::move(qualified)));
-    out.back().in_import_stmt = true;
+void import_refs(const ModuleView& v, const detail::ImportStmt& st, RefBuilder& out) {
+  auto add_joined = [&](const std::vector<uint32_t>& names) {
+    for (size_t i = 0; i < names.size(); ++i) out.append(i ? "." : "").append(v.text(names[i]));
   };
-  std::string module = st.dots + detail::join_names(v, st.module_sigs);
-  if (!st.module_sigs.empty()) add(st.module_sigs, module);
+  const uint32_t module_at = out.mark();
+  out.append(st.dots);
+  add_joined(st.module_sigs);
+  const uint32_t module_len = out.mark() - module_at;
+  if (!st.module_sigs.empty()) out.add(st.module_sigs.front(), st.module_sigs.back(), module_at, true);
   for (const detail::ImportItem& item : st.items) {
     if (item.star) continue;
+    const uint32_t at = out.mark();
     if (!st.is_from) {
-      add(item.name_sigs, detail::join_names(v, item.name_sigs));
+      add_joined(item.name_sigs);
     } else {
-      bool bare_dots = !module.empty() && module.back() == '.';
-      add(item.name_sigs, (bare_dots ? module : module + ".") + std::string(v.text(item.name_sigs.front())));
+      const std::string module = out.copy_of(module_at, module_len);
+      out.append(module);
+      if (module.empty() || module.back() != '.') out.append(".");
+      out.append(v.text(item.name_sigs.front()));
     }
+    out.add(item.name_sigs.front(), item.name_sigs.back(), at, true);
   }
 }
 
@@ -64,9 +95,15 @@ class NameFilter {
 
 }  // namespace
 
-std::vector<DottedRef> resolve_dotted_names(const ModuleView& view, const ImportTable& imports) {
-  std::vector<DottedRef> refs;
-  refs.reserve(view.name_heads.size() / 8 + 8);
+DottedNames resolve_dotted_names(const ModuleView& view, const ImportTable& imports) {
+  DottedNames out;
+  resolve_dotted_names(view, imports, out);
+  return out;
+}
+
+void resolve_dotted_names(const ModuleView& view, const ImportTable& imports, DottedNames& names) {
+  RefBuilder out(view, names);
+  names.refs.reserve(view.name_heads.size() / 8 + 8);
   const uint32_t n = static_cast<uint32_t>(view.sig.size());
   const NameFilter filter(imports);
   uint32_t skip_until = 0;  // sig index just past the last import statement handled
@@ -76,7 +113,7 @@ std::vector<DottedRef> resolve_dotted_names(const ModuleView& view, const Import
     if (s != kNoIndex && view.statements[s].first_sig == k &&
         (view.is_name(k, "import") || view.is_name(k, "from"))) {
       if (auto st = detail::parse_import(view, view.statements[s])) {
-        import_refs(view, *st, refs);
+        import_refs(view, *st, out);
         skip_until = view.statements[s].last_sig + 1;
         continue;
       }
@@ -88,13 +125,12 @@ std::vector<DottedRef> resolve_dotted_names(const ModuleView& view, const Import
     uint32_t j = k;
     while (view.is_op(j + 1, ".") && j + 2 < n && view.tok(j + 2).kind == TokenKind::Name) j += 2;
     if (j == k && is_binding_site(view, k)) continue;
-    std::string qualified;
-    qualified.reserve(b->target.size() + (view.tok(j).end - view.tok(k).begin));
-    qualified += b->target;
-    for (uint32_t i = k + 2; i <= j; i += 2) qualified.append(".").append(view.text(i));
-    refs.push_back(make_ref(view, k, j, std::move(qualified)));
+    const uint32_t at = out.mark();
+    out.append(b->target);
+    for (uint32_t i = k + 2; i <= j; i += 2) out.append(".").append(view.text(i));
+    out.add(k, j, at, false);
   }
-  return refs;
+  out.finish();
 }
 
 std::string written_form(const ModuleView& v, const DottedRef& r) {

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/uninit_allocator.h"
 #include "python/tokenizer.h"
 
 namespace banjia::python {
@@ -20,7 +21,7 @@ constexpr uint32_t kNoIndex = UINT32_MAX;
 struct ModuleView {
   std::string_view src;
   const TokenStream* ts = nullptr;
-  std::vector<uint32_t> sig;      // indices into ts->tokens of significant tokens
+  UninitVector<uint32_t> sig;     // indices into ts->tokens of significant tokens (not zeroed on resize)
   std::vector<int32_t> match;     // per sig index: sig index of the matching bracket, or -1
                                   // (also pairs FStringStart with FStringEnd)
   // Simple statements: logical lines, split at top-level ';' and after the ':' of a compound
@@ -85,7 +86,7 @@ ImportTable collect_imports(const ModuleView& view);
 // import statements themselves (qualified absolutely). Assignment targets and keyword-argument
 // names of length 1 are not uses and are skipped.
 struct DottedRef {
-  std::string qualified;            // fully qualified name
+  std::string_view qualified;       // fully qualified name; points into the DottedNames::text it came with
   // sig indices of the first and last NAME component. A chain is NAME ('.' NAME)*, so component i
   // is sig token first_sig + 2i: the components need no list of their own (no allocation per name).
   uint32_t first_sig = 0, last_sig = 0;
@@ -99,9 +100,25 @@ struct DottedRef {
   uint32_t first_tok(const ModuleView& v) const { return v.sig[first_sig]; }
   uint32_t last_tok(const ModuleView& v) const { return v.sig[last_sig]; }
 };
+// The refs of one module and the bytes their qualified names live in: one buffer per module instead
+// of a heap string per name (most qualified names are longer than std::string's inline capacity).
+// Moving keeps the names valid (the buffer is a heap block); copying is not allowed.
+struct DottedNames {
+  std::vector<DottedRef> refs;  // in source order, not overlapping
+  std::vector<char> text;       // backing store of every refs[i].qualified
+  std::vector<std::pair<uint32_t, uint32_t>> spans;  // scratch: (offset, length) in text per ref
+
+  DottedNames() = default;
+  DottedNames(DottedNames&&) noexcept = default;
+  DottedNames& operator=(DottedNames&&) noexcept = default;
+  DottedNames(const DottedNames&) = delete;
+  DottedNames& operator=(const DottedNames&) = delete;
+};
 // The chain as written, without spaces or line continuations ("th.cuda.synchronize").
 std::string written_form(const ModuleView& v, const DottedRef& r);
-std::vector<DottedRef> resolve_dotted_names(const ModuleView& view, const ImportTable& imports);
+DottedNames resolve_dotted_names(const ModuleView& view, const ImportTable& imports);
+// Same, into `out`, reusing its buffers.
+void resolve_dotted_names(const ModuleView& view, const ImportTable& imports, DottedNames& out);
 
 // One argument of a call: `f(a, *rest, device="cuda", **kw)`.
 struct CallArg {

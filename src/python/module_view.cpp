@@ -13,6 +13,14 @@ bool is_compound_keyword(std::string_view w) {
   return std::find(kWords.begin(), kWords.end(), w) != kWords.end();
 }
 
+// 1 for the token kinds a ModuleView keeps: one table load instead of three compares per token.
+constexpr std::array<uint8_t, 256> kSignificant = [] {
+  std::array<uint8_t, 256> t{};
+  t.fill(1);
+  for (TokenKind k : {TokenKind::Whitespace, TokenKind::Comment, TokenKind::NL}) t[static_cast<uint8_t>(k)] = 0;
+  return t;
+}();
+
 char closer_for(std::string_view open) {
   return open == "(" ? ')' : open == "[" ? ']' : open == "{" ? '}' : '\0';
 }
@@ -32,10 +40,10 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
   const uint32_t ntok = static_cast<uint32_t>(ts.tokens.size());
   v.sig.resize(ntok);
   uint32_t n = 0;
+  uint32_t* sig_out = v.sig.data();
   for (uint32_t i = 0; i < ntok; ++i) {  // branch-free filter: trivia is overwritten by the next token
-    TokenKind k = toks[i].kind;
-    v.sig[n] = i;
-    n += (k != TokenKind::Whitespace) & (k != TokenKind::Comment) & (k != TokenKind::NL);
+    sig_out[n] = i;
+    n += kSignificant[static_cast<uint8_t>(toks[i].kind)];
   }
   v.sig.resize(n);
   v.match.assign(n, -1);

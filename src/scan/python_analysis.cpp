@@ -24,7 +24,7 @@ void analyse_python(std::string_view bytes, const std::string& display, PythonAn
   }
   python::build_view(a.source.text, a.tokens, a.view);
   a.imports = python::collect_imports(a.view);
-  a.refs = python::resolve_dotted_names(a.view, a.imports);
+  python::resolve_dotted_names(a.view, a.imports, a.dotted);
 }
 
 namespace {
@@ -37,13 +37,13 @@ std::vector<python::DottedRef>::const_iterator first_ending_at_or_after(const st
 }  // namespace
 
 const python::DottedRef* PythonAnalysis::ref_ending_at(uint32_t si) const {
-  auto it = first_ending_at_or_after(refs, si);
-  return it != refs.end() && it->last_sig == si ? &*it : nullptr;
+  auto it = first_ending_at_or_after(dotted.refs, si);
+  return it != dotted.refs.end() && it->last_sig == si ? &*it : nullptr;
 }
 
 bool PythonAnalysis::in_resolved_ref(uint32_t si) const {
-  auto it = first_ending_at_or_after(refs, si);
-  return it != refs.end() && it->first_sig <= si && !it->qualified.empty();
+  auto it = first_ending_at_or_after(dotted.refs, si);
+  return it != dotted.refs.end() && it->first_sig <= si && !it->qualified.empty();
 }
 
 Callee callee_of(const PythonAnalysis& a, uint32_t open_sig) {

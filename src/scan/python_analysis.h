@@ -17,7 +17,7 @@ struct PythonAnalysis {
   python::TokenStream tokens;
   python::ModuleView view;
   python::ImportTable imports;
-  std::vector<python::DottedRef> refs;  // in source order, not overlapping
+  python::DottedNames dotted;  // dotted.refs: in source order, not overlapping
 
   // The ref whose LAST name is sig index si, or nullptr (binary search: refs are sorted).
   const python::DottedRef* ref_ending_at(uint32_t si) const;
@@ -43,7 +43,7 @@ void analyse_python(std::string_view bytes, const std::string& display, PythonAn
 // For a '(' at sig index `open_sig`: the callee's qualified name if it resolves through the imports,
 // else the written dotted chain ("x.to" -> "x.to"); empty when the callee is not a name chain.
 struct Callee {
-  std::string qualified;     // resolved, or empty
+  std::string_view qualified;  // resolved (points into the analysis), or empty
   std::string_view last;     // last name of the callee chain ("to", "init_process_group")
   bool is_method = false;    // preceded by '.' on a non-import expression (x.to(...))
 };

@@ -81,7 +81,7 @@ void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<
   // 1. Uses of imported names (not inside import statements).
   // Per import binding: is every use an automatic module rewrite? Then the import itself is rewritten.
   std::unordered_map<std::string_view, bool> binding_all_automatic;
-  for (const auto& ref : a.refs) {
+  for (const auto& ref : a.dotted.refs) {
     if (ref.qualified.empty() || ref.in_import_stmt) continue;
     if (!rules.has_qualified_root(first_component(ref.qualified))) continue;
     const Rule* r = rules.match_qualified(ref.qualified);
@@ -178,7 +178,7 @@ void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<
 
   // 4. Keyword arguments of known calls: load_inline(cuda_sources=...).
   for (const Rule* r : rules.of_kind(MatchKind::keyword_arg)) {
-    for (const auto& ref : a.refs) {
+    for (const auto& ref : a.dotted.refs) {
       if (!ref.is_call || ref.qualified.empty()) continue;
       if (std::find(r->names.begin(), r->names.end(), ref.qualified) == r->names.end()) continue;
       auto args = python::call_arguments(a.view, ref.call_open_sig);

@@ -91,7 +91,7 @@ void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vect
   };
 
   if (!loop_calls.empty()) {
-    for (const auto& ref : a.refs) {
+    for (const auto& ref : a.dotted.refs) {
       if (!ref.is_call || ref.qualified.empty()) continue;
       uint32_t si = ref.call_open_sig;
       if (si >= sig.size()) continue;

@@ -23,7 +23,7 @@ struct Module {
   }
   std::vector<std::string> qualified() const {
     std::vector<std::string> out;
-    for (const auto& r : resolve_dotted_names(view, imports)) out.push_back(r.qualified);
+    for (const auto& r : resolve_dotted_names(view, imports).refs) out.push_back(std::string(r.qualified));
     return out;
   }
 };
@@ -98,10 +98,11 @@ TEST(Imports, ImportInsideCompoundStatementOnOneLine) {
 TEST(DottedNames, AliasesResolveToQualifiedNames) {
   Module m("import torch as th\nimport torch.cuda as tc\nfrom torch.cuda.amp import autocast as ac\n"
            "th.cuda.synchronize()\ntc.empty_cache()\nwith ac():\n    pass\n");
-  auto refs = resolve_dotted_names(m.view, m.imports);
+  auto names = resolve_dotted_names(m.view, m.imports);
+  const auto& refs = names.refs;
   std::vector<std::string> uses;
   for (const auto& r : refs)
-    if (!r.in_import_stmt) uses.push_back(r.qualified);
+    if (!r.in_import_stmt) uses.push_back(std::string(r.qualified));
   EXPECT_EQ(uses, (std::vector<std::string>{"torch.cuda.synchronize", "torch.cuda.empty_cache",
                                             "torch.cuda.amp.autocast"}));
   const DottedRef* sync = nullptr;
@@ -125,18 +126,19 @@ TEST(DottedNames, FullChainThroughPlainImport) {
 
 TEST(DottedNames, ImportStatementsAreQualifiedAbsolutely) {
   Module m("from apex import amp\nimport torch.distributed as dist\n");
-  auto refs = resolve_dotted_names(m.view, m.imports);
+  auto names = resolve_dotted_names(m.view, m.imports);
+  const auto& refs = names.refs;
   std::vector<std::string> q;
   for (const auto& r : refs) {
     EXPECT_TRUE(r.in_import_stmt);
-    q.push_back(r.qualified);
+    q.push_back(std::string(r.qualified));
   }
   EXPECT_EQ(q, (std::vector<std::string>{"apex", "apex.amp", "torch.distributed"}));
 }
 
 TEST(DottedNames, CallResultAttributeIsNotADottedNameButIsAnAttribute) {
   Module m("import torch\nfoo().cuda()\nx.cuda\n");
-  for (const auto& r : resolve_dotted_names(m.view, m.imports)) EXPECT_EQ(r.qualified, "torch");
+  for (const auto& r : resolve_dotted_names(m.view, m.imports).refs) EXPECT_EQ(r.qualified, "torch");
   int attributes = 0;
   for (uint32_t k = 0; k < m.view.sig.size(); ++k)
     if (m.view.text(k) == "cuda") {

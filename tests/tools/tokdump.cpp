@@ -101,7 +101,7 @@ int stats(const std::vector<std::string>& files, FStringMode mode, int rounds) {
       build_view(src.text, ts, view);
       double t3 = cpu_seconds();  // then imports, dotted names and the arguments of resolved calls
       ImportTable imports = collect_imports(view);
-      for (const DottedRef& r : resolve_dotted_names(view, imports)) {
+      for (const DottedRef& r : resolve_dotted_names(view, imports).refs) {
         ++refs;
         if (r.is_call) call_args += call_arguments(view, r.call_open_sig).size();
       }
