@@ -1,5 +1,7 @@
 #include "common/utf8.h"
 
+#include <simdjson.h>
+
 namespace banjia {
 
 size_t utf8_sequence_length(std::string_view s) {
@@ -24,6 +26,13 @@ size_t utf8_sequence_length(std::string_view s) {
 }
 
 size_t utf8_first_invalid(std::string_view s) {
+  // simdjson validates a whole buffer many bytes per cycle; every scanned file takes this path once,
+  // and only an invalid one needs the byte-by-byte walk to find where.
+  if (simdjson::validate_utf8(s.data(), s.size())) return s.size();
+  return utf8_first_invalid_scalar(s);
+}
+
+size_t utf8_first_invalid_scalar(std::string_view s) {
   size_t i = 0;
   while (i < s.size()) {
     // Fast path for ASCII runs.

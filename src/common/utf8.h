@@ -10,6 +10,8 @@ size_t utf8_sequence_length(std::string_view s);
 
 // Offset of the first invalid byte, or s.size() when s is valid UTF-8.
 size_t utf8_first_invalid(std::string_view s);
+// The same, byte by byte (what utf8_first_invalid falls back to; tested to agree with it).
+size_t utf8_first_invalid_scalar(std::string_view s);
 
 // Number of code points in s (s is assumed valid; invalid bytes count one each).
 size_t utf8_count_code_points(std::string_view s);

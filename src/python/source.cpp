@@ -16,16 +16,6 @@ namespace {
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
 // Offset of the first invalid UTF-8 byte; skips pure-ASCII stretches 8 bytes at a time first.
-size_t first_invalid_utf8(std::string_view s) {
-  size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    if (w & 0x8080808080808080ull) break;
-  }
-  return i + utf8_first_invalid(s.substr(i));
-}
-
 uint32_t line_of(std::string_view bytes, size_t offset) {
   return 1 + static_cast<uint32_t>(std::count(bytes.begin(), bytes.begin() + offset, '\n'));
 }
@@ -128,7 +118,7 @@ SourceFile decode_source(std::string_view bytes, const std::string& display_path
     throw InputError(display_path, fmt::format("encoding problem: UTF-8 BOM with coding cookie '{}'", cookie));
   out.encoding = name;
   if (name == "utf-8") {
-    size_t bad = first_invalid_utf8(bytes);
+    size_t bad = utf8_first_invalid(bytes);
     if (bad != bytes.size()) {
       size_t line_start = bytes.rfind('\n', bad == 0 ? 0 : bad - 1);
       line_start = (line_start == std::string_view::npos || bad == 0) ? 0 : line_start + 1;
