@@ -294,6 +294,16 @@ const KnowledgeBase& knowledge_base() {
   return kb;
 }
 
+const KnowledgeBase& cuda_name_pairs() {
+  static const KnowledgeBase kb = [] {
+    constexpr std::string_view kPath = "data/env/cuda.toml";
+    std::vector<std::pair<std::string, std::string>> files;
+    if (auto text = embedded_file(kPath)) files.emplace_back(std::string(kPath), std::string(*text));
+    return load_knowledge_base(files);
+  }();
+  return kb;
+}
+
 const VarInfo* KnowledgeBase::var(std::string_view name) const {
   for (const auto& v : vars)
     if (v.name == name) return &v;

@@ -96,6 +96,10 @@ KnowledgeBase load_knowledge_base(const std::vector<std::pair<std::string, std::
 
 // The knowledge base compiled into the binary (data/env/*.toml), loaded on first use.
 const KnowledgeBase& knowledge_base();
+// Only the CUDA -> Ascend name pairs (data/env/cuda.toml, the one file that defines them), for callers
+// that need nothing else: `banjia scan` checking environment names in Python strings parses a
+// twentieth of the knowledge base. Its `cuda` table equals knowledge_base().cuda (tested).
+const KnowledgeBase& cuda_name_pairs();
 
 std::string_view to_string(VarClass c);
 

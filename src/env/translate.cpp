@@ -217,7 +217,7 @@ std::string translate_shell_env(std::string_view text, std::vector<ShellEdit>& e
 }
 
 std::optional<std::string> ascend_equivalent(std::string_view cuda_name) {
-  const env::CudaPair* pair = knowledge_base().cuda_pair(cuda_name);
+  const env::CudaPair* pair = env::cuda_name_pairs().cuda_pair(cuda_name);
   if (pair && pair->automatic) return pair->ascend;
   return std::nullopt;
 }

@@ -101,7 +101,7 @@ std::jthread warm_up_knowledge(const std::vector<std::string>& paths, const Scan
   return std::jthread([] {
     try {
       (void)RuleCatalog::builtin();
-      (void)env::knowledge_base();
+      (void)env::cuda_name_pairs();
     } catch (...) {
       // The workers load them again and report the problem where it matters.
     }

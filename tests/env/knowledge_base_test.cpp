@@ -76,6 +76,34 @@ TEST(EnvKnowledgeBase, EmbeddedCopyMatchesTheDataDirectory) {
   EXPECT_EQ(embedded.rules.size(), disk.rules.size());
 }
 
+// scan reads the CUDA pairs alone (cuda_name_pairs); that is only right while cuda.toml is the one
+// data file with [[cuda]] tables.
+TEST(EnvKnowledgeBase, CudaPairsAloneEqualTheFullTable) {
+  size_t tables_in_files = 0;
+  for (const auto& [path, text] : data_files()) {
+    size_t n = 0;
+    for (size_t at = text.find("[[cuda]]"); at != std::string::npos; at = text.find("[[cuda]]", at + 1)) ++n;
+    if (n) {
+      EXPECT_TRUE(path.ends_with("cuda.toml")) << path << " defines [[cuda]] tables";
+    }
+    tables_in_files += n;
+  }
+  const auto& pairs = cuda_name_pairs();
+  const auto& full = knowledge_base();
+  EXPECT_TRUE(pairs.problems.empty());
+  EXPECT_GT(tables_in_files, 5u);
+  EXPECT_EQ(pairs.cuda.size(), tables_in_files);
+  ASSERT_EQ(pairs.cuda.size(), full.cuda.size());
+  for (size_t i = 0; i < pairs.cuda.size(); ++i) {
+    EXPECT_EQ(pairs.cuda[i].name, full.cuda[i].name);
+    EXPECT_EQ(pairs.cuda[i].ascend, full.cuda[i].ascend);
+    EXPECT_EQ(pairs.cuda[i].automatic, full.cuda[i].automatic);
+    EXPECT_EQ(pairs.cuda[i].value_map, full.cuda[i].value_map);
+    EXPECT_EQ(pairs.cuda[i].source, full.cuda[i].source);
+  }
+  EXPECT_TRUE(pairs.vars.empty());  // and nothing else was parsed
+}
+
 TEST(EnvKnowledgeBase, EveryEntryHasASourceThatNamesARealReference) {
   const auto& kb = knowledge_base();
   std::vector<std::string> tags;
