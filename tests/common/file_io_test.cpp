@@ -52,3 +52,25 @@ TEST(FileIo, ReadMissingFileNamesIt) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/banjia/x.py"), std::string::npos);
   }
 }
+
+// Whole contents whatever stat says: empty, exactly one probe size, large, and procfs files whose
+// stat size (0) is not their length. Expected bytes come from std::ifstream.
+TEST(FileIo, ReadsWholeFilesOfEverySize) {
+  auto slurp = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  fs::path d = fs::temp_directory_path() / ("banjia_read_" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  for (size_t size : {size_t{0}, size_t{1}, size_t{4096}, size_t{65536}, size_t{65537}, size_t{1} << 20}) {
+    std::string content(size, '\0');
+    for (size_t i = 0; i < size; ++i) content[i] = static_cast<char>('a' + i * 7 % 26);
+    fs::path p = d / ("f" + std::to_string(size));
+    { std::ofstream(p, std::ios::binary) << content; }
+    EXPECT_EQ(banjia::read_file(p), content) << size;
+  }
+  fs::remove_all(d);
+  const std::string status = banjia::read_file("/proc/self/status");
+  EXPECT_NE(status.find("Name:"), std::string::npos);
+  EXPECT_EQ(banjia::read_file("/proc/self/cmdline"), slurp("/proc/self/cmdline"));
+}
