@@ -22,18 +22,18 @@ struct ModuleView {
   std::string_view src;
   const TokenStream* ts = nullptr;
   UninitVector<uint32_t> sig;     // indices into ts->tokens of significant tokens (not zeroed on resize)
-  std::vector<int32_t> match;     // per sig index: sig index of the matching bracket, or -1
+  UninitVector<int32_t> match;    // per sig index: sig index of the matching bracket, or -1
                                   // (also pairs FStringStart with FStringEnd)
   // Simple statements: logical lines, split at top-level ';' and after the ':' of a compound
   // statement header with a body on the same line (`if x: import y`). Indent/Dedent/Newline/
   // EndMarker tokens belong to no statement.
   struct Statement { uint32_t first_sig, last_sig; int indent_depth; };
   std::vector<Statement> statements;
-  std::vector<uint32_t> stmt_of;  // per sig index: its statement index, or kNoIndex
+  UninitVector<uint32_t> stmt_of;  // per sig index: its statement index, or kNoIndex
   std::vector<uint32_t> name_heads;  // sig indices of Name tokens not preceded by '.' (chain heads)
   // Per sig index: the byte of a one-character operator token ('.', '(', '@', ...), else '\0'.
   // The matchers test "is this a '.'" millions of times; one byte load beats fetching the token.
-  std::vector<char> op1;
+  UninitVector<char> op1;
 
   const Token& tok(uint32_t sig_index) const { return ts->tokens[sig[sig_index]]; }
   std::string_view text(uint32_t sig_index) const { return tok(sig_index).text(src); }

@@ -46,9 +46,11 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
     n += kSignificant[static_cast<uint8_t>(toks[i].kind)];
   }
   v.sig.resize(n);
-  v.match.assign(n, -1);
-  v.op1.assign(n, '\0');
-  v.stmt_of.assign(n, kNoIndex);
+  // Sized without being filled: the loop below writes every element of these three, each first at
+  // its own index (a later closing bracket only rewrites an opener's match).
+  v.match.resize(n);
+  v.op1.resize(n);
+  v.stmt_of.resize(n);
   v.statements.clear();
   v.statements.reserve(n / 6 + 1);
   v.name_heads.clear();
@@ -74,6 +76,9 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
   };
   for (uint32_t k = 0; k < n; ++k) {
     const Token& t = toks[sig[k]];
+    match[k] = -1;
+    op1[k] = '\0';
+    stmt_of[k] = kNoIndex;
     switch (t.kind) {
       case TokenKind::Indent: after_dot = false; ++depth; continue;
       case TokenKind::Dedent: depth = std::max(0, depth - 1); continue;
