@@ -30,16 +30,18 @@ struct Fd {
 
 void set_write_failure_after_bytes_for_testing(std::optional<size_t> bytes) { g_fail_after = bytes; }
 
-std::string read_file(const fs::path& path) {
+namespace {
+// Reads the whole file into buf[0, n) and returns n. buf only grows (its bytes past n are left as
+// they were), so a caller reusing one buffer for many files neither zero-fills nor reallocates once
+// it has seen the largest. A regular file is read at its stat size, then a small probe read confirms
+// EOF; a file that grew since fstat, or a pipe / procfs file reporting size 0, still reads whole.
+size_t read_whole_file(const fs::path& path, std::string& buf) {
   Fd f;
   f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (f.fd < 0) throw InputError(path.string(), "cannot open: " + errno_text(errno));
   struct stat st{};
   if (::fstat(f.fd, &st) != 0) throw InputError(path.string(), "cannot stat: " + errno_text(errno));
   if (S_ISDIR(st.st_mode)) throw InputError(path.string(), "is a directory, expected a file");
-  // A regular file is read straight into the string at its stat size (no bounce buffer: that
-  // copy was ~1.5 % of a scan). At that size a small probe read confirms EOF; a file that grew since
-  // fstat, or a pipe / procfs file reporting size 0, still reads whole.
   auto read_some = [&](char* to, size_t len) -> size_t {
     for (;;) {
       ssize_t n = ::read(f.fd, to, len);
@@ -47,12 +49,12 @@ std::string read_file(const fs::path& path) {
       if (errno != EINTR) throw InputError(path.string(), "read failed: " + errno_text(errno));
     }
   };
-  std::string data;
-  if (S_ISREG(st.st_mode)) data.resize(static_cast<size_t>(st.st_size));
+  size_t want = S_ISREG(st.st_mode) ? static_cast<size_t>(st.st_size) : 0;
+  if (buf.size() < want) buf.resize(want);
   size_t size = 0;
   for (;;) {
-    if (size < data.size()) {
-      size_t n = read_some(data.data() + size, data.size() - size);
+    if (size < want) {
+      size_t n = read_some(buf.data() + size, want - size);
       if (n == 0) break;  // shrank since fstat
       size += n;
       continue;
@@ -60,12 +62,24 @@ std::string read_file(const fs::path& path) {
     char probe[4096];
     size_t n = read_some(probe, sizeof probe);
     if (n == 0) break;
-    data.resize(std::max(data.size() * 2, size + n + (1 << 16)));
-    std::memcpy(data.data() + size, probe, n);
+    want = std::max(want * 2, size + n + (1 << 16));
+    if (buf.size() < want) buf.resize(want);
+    std::memcpy(buf.data() + size, probe, n);
     size += n;
   }
-  data.resize(size);
+  return size;
+}
+}  // namespace
+
+std::string read_file(const fs::path& path) {
+  std::string data;
+  data.resize(read_whole_file(path, data));
   return data;
+}
+
+std::string_view read_file_into(const fs::path& path, std::string& buffer) {
+  size_t n = read_whole_file(path, buffer);
+  return std::string_view(buffer.data(), n);
 }
 
 void write_file_atomic(const fs::path& path, std::string_view data, std::optional<mode_t> mode, bool durable) {

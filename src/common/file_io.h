@@ -11,6 +11,9 @@ namespace banjia {
 
 // Reads a whole file. Throws InputError naming the file on any failure.
 std::string read_file(const std::filesystem::path& path);
+// Same, into `buffer` (which only grows; reuse one per thread across many files): the file's bytes,
+// valid until the buffer is next used or changed.
+std::string_view read_file_into(const std::filesystem::path& path, std::string& buffer);
 
 // Writes `data` to `path` atomically (temp + fsync + rename). `mode` sets the permission bits of the
 // result; by default an existing file's mode is kept, else 0644. Throws InputError naming the file.

@@ -134,7 +134,8 @@ ScanResult scan_paths(const std::vector<std::string>& paths, const ScanOptions& 
     FileKind kind = classify_file(wf.path);
     if (kind == FileKind::other) kind = FileKind::python;  // a file named explicitly: treat as Python
     try {
-      std::string bytes = read_file(wf.path);
+      thread_local std::string buffer;  // grows to the largest file; no allocation or zeroing per file
+      std::string_view bytes = read_file_into(wf.path, buffer);
       sizes[i] = bytes.size();
       scan_buffer(bytes, kind, wf.display, rules, per_file[i]);
     } catch (const InputError& e) {

@@ -74,3 +74,17 @@ TEST(FileIo, ReadsWholeFilesOfEverySize) {
   EXPECT_NE(status.find("Name:"), std::string::npos);
   EXPECT_EQ(banjia::read_file("/proc/self/cmdline"), slurp("/proc/self/cmdline"));
 }
+
+// One buffer reused for a large then a small then a large file: each read gives exactly that file.
+TEST(FileIo, ReadIntoAReusedBufferGivesEachFileExactly) {
+  fs::path d = temp_dir();
+  const std::string big(200000, 'x'), small = "tiny\n", other(150000, 'y');
+  for (auto [name, content] : {std::pair{"big", &big}, std::pair{"small", &small}, std::pair{"other", &other}})
+    std::ofstream(d / name, std::ios::binary) << *content;
+  std::string buffer;
+  EXPECT_EQ(banjia::read_file_into(d / "big", buffer), big);
+  EXPECT_EQ(banjia::read_file_into(d / "small", buffer), small);
+  EXPECT_EQ(banjia::read_file_into(d / "other", buffer), other);
+  EXPECT_EQ(banjia::read_file_into("/proc/self/cmdline", buffer), banjia::read_file("/proc/self/cmdline"));
+  fs::remove_all(d);
+}
