@@ -3,6 +3,7 @@
 // Resolution is module-level and purely syntactic (no flow analysis); see docs/python-frontend.md.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <string>
@@ -43,6 +44,19 @@ struct ModuleView {
   }
   bool is_name(uint32_t sig_index, std::string_view name) const {
     return sig_index < sig.size() && tok(sig_index).kind == TokenKind::Name && text(sig_index) == name;
+  }
+  // Calls fn(sig_index) for every one-character operator token `op`, in order: memchr over op1
+  // skips the tokens in between many at a time (a matcher looking for '.' or '(' otherwise tests
+  // every significant token of the file).
+  template <class Fn>
+  void for_each_op1(char op, Fn&& fn) const {
+    const char* const base = op1.data();
+    const char* const end = base + op1.size();
+    for (const char* p = base; p < end; ++p) {
+      p = static_cast<const char*>(std::memchr(p, op, static_cast<size_t>(end - p)));
+      if (!p) break;
+      fn(static_cast<uint32_t>(p - base));
+    }
   }
   // The Name at sig_index is an attribute access (`x.cuda`, `foo().cuda`): preceded by '.'.
   bool is_attribute(uint32_t sig_index) const { return sig_index > 0 && is_op(sig_index - 1, "."); }

@@ -154,9 +154,8 @@ void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<
   const auto& attr_rules = rules.of_kind(MatchKind::attribute);
   if (!attr_rules.empty()) {
     const auto& sig = a.view.sig;
-    const auto& op1 = a.view.op1;
-    for (uint32_t si = 0; si + 1 < sig.size(); ++si) {
-      if (op1[si] != '.' || !a.sig_is_name(si + 1)) continue;
+    a.view.for_each_op1('.', [&](uint32_t si) {
+      if (si + 1 >= sig.size() || !a.sig_is_name(si + 1)) return;
       uint32_t name_tok = sig[si + 1];
       std::string_view name = a.sig_text(si + 1);
       int resolved = -1;  // looked up only for names a rule wants
@@ -173,7 +172,7 @@ void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<
         }
         out.push_back(std::move(m));
       }
-    }
+    });
   }
 
   // 4. Keyword arguments of known calls: load_inline(cuda_sources=...).

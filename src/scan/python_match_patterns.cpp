@@ -101,26 +101,32 @@ void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vect
     }
   }
 
-  // One pass over the significant tokens for the token-level patterns: `a @ b` in a loop,
+  // The token-level patterns, each found by searching op1 for its operator: `a @ b` in a loop,
   // `.item()`-style calls in a loop, and `softmax(... @ ... transpose ...)`.
   const auto& op1 = a.view.op1;
   const bool want_matmul_op = std::any_of(loop_calls.begin(), loop_calls.end(), [](const Rule* r) { return r->op == "@"; });
-  for (uint32_t si = 0; si < sig.size(); ++si) {
-    const char c = op1[si];
-    if (c == '@') {
-      if (!want_matmul_op || !in_loop_at(si)) continue;
-      if (si == a.view.statements[stmt_of[si]].first_sig) continue;  // a decorator
+  if (want_matmul_op) {
+    a.view.for_each_op1('@', [&](uint32_t si) {
+      if (!in_loop_at(si)) return;
+      if (si == a.view.statements[stmt_of[si]].first_sig) return;  // a decorator
       for (const Rule* r : loop_calls)
         if (r->op == "@") emit(r, stmt_of[si], sig[si], sig[si]);
-    } else if (c == '.') {
-      if (loop_methods.empty() || si + 2 >= sig.size() || op1[si + 2] != '(' || !a.sig_is_name(si + 1)) continue;
+    });
+  }
+  if (!loop_methods.empty()) {
+    a.view.for_each_op1('.', [&](uint32_t si) {
+      if (si + 2 >= sig.size() || op1[si + 2] != '(' || !a.sig_is_name(si + 1)) return;
       std::string_view name = a.sig_text(si + 1);
       for (const Rule* r : loop_methods)
         if (contains(r->names, name) && in_loop_at(si)) emit(r, stmt_of[si], sig[si], sig[si + 1]);
-    } else if (c == '\0' && !attention.empty() && si + 1 < sig.size() && op1[si + 1] == '(' &&
-               a.sig_is_name(si) && a.sig_text(si) == "softmax") {
-      match_attention(a, attention, si, emit);
-    }
+    });
+  }
+  if (!attention.empty()) {
+    a.view.for_each_op1('(', [&](uint32_t open) {
+      if (open == 0) return;
+      const uint32_t si = open - 1;
+      if (op1[si] == '\0' && a.sig_is_name(si) && a.sig_text(si) == "softmax") match_attention(a, attention, si, emit);
+    });
   }
 }
 
