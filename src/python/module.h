@@ -32,6 +32,7 @@ struct ModuleView {
   std::vector<Statement> statements;
   UninitVector<uint32_t> stmt_of;  // per sig index: its statement index, or kNoIndex
   std::vector<uint32_t> name_heads;  // sig indices of Name tokens not preceded by '.' (chain heads)
+  std::vector<uint32_t> string_starts;  // sig indices of String and FStringStart tokens, in order
   // Per sig index: the byte of a one-character operator token ('.', '(', '@', ...), else '\0'.
   // The matchers test "is this a '.'" millions of times; one byte load beats fetching the token.
   UninitVector<char> op1;

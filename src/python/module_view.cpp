@@ -55,6 +55,7 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
   v.statements.reserve(n / 6 + 1);
   v.name_heads.clear();
   v.name_heads.reserve(n / 3 + 1);
+  v.string_starts.clear();
   // Raw pointers: stores through match/stmt_of would otherwise force reloads of every vector.
   const uint32_t* sig = v.sig.data();
   int32_t* match = v.match.data();
@@ -111,7 +112,10 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
       continue;
     }
     after_dot = c == '.';
-    if (t.kind == TokenKind::FStringStart) {
+    if (t.kind == TokenKind::String) {
+      v.string_starts.push_back(k);
+    } else if (t.kind == TokenKind::FStringStart) {
+      v.string_starts.push_back(k);
       open.push_back(k);
     } else if (t.kind == TokenKind::FStringEnd) {
       if (!open.empty() && toks[sig[open.back()]].kind == TokenKind::FStringStart) {

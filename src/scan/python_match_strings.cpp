@@ -195,9 +195,7 @@ void match_strings(const PythonAnalysis& a, const RuleCatalog& rules, const EnvN
   for (const Rule* r : rules.of_kind(MatchKind::env_name)) (r->equivalent.value_or(false) ? env_equiv : env_none) = r;
 
   const auto& sig = a.view.sig;
-  for (uint32_t si = 0; si < sig.size(); ++si) {
-    auto k = a.sig_token(si).kind;
-    if (k != TokenKind::String && k != TokenKind::FStringStart) continue;
+  for (uint32_t si : a.view.string_starts) {
     auto lit = literal_at(a, si);
     if (!lit) continue;
     std::string_view v = lit->value;
