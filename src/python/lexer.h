@@ -55,13 +55,42 @@ class Lexer {
   uint32_t col_non_ascii(size_t off);
   // Tokens are written by index into a pre-sized vector (trimmed to count_ at the end): cheaper
   // than push_back, whose out-of-line growth check dominated the tokenizer's profile.
+  // (el, ec) is where the token ends; only what token_end() cannot see in the text is kept (flags).
   void push(TokenKind k, size_t b, size_t e, uint32_t l, uint32_t c, uint32_t el, uint32_t ec) {
-    if (count_ == cap_) [[unlikely]] grow();
-    toks_[count_++] = Token{k, static_cast<uint32_t>(b), static_cast<uint32_t>(e), l, c, el, ec};
+    const uint8_t flags = b == e ? (ec == c + 1 ? Token::kPhantomNewline : 0) : trailing_flag(b, e, l, el);
+    store(Token{k, flags, static_cast<uint32_t>(b), static_cast<uint32_t>(e), l, c}, el, ec);
   }
-  uint32_t token_count() const { return static_cast<uint32_t>(count_); }
   // Token ending at e on the current line (multi-line tokens advance the line before this call).
-  void emit(TokenKind k, size_t b, size_t e, uint32_t l, uint32_t c) { push(k, b, e, l, c, line_, col(e)); }
+  // Its end column is not needed: a non-empty token's is derived, an empty one ends where it starts.
+  void emit(TokenKind k, size_t b, size_t e, uint32_t l, uint32_t c) {
+    const uint8_t flags = b == e ? 0 : trailing_flag(b, e, l, line_);
+#ifdef BANJIA_VERIFY_TOKEN_ENDS
+    store(Token{k, flags, static_cast<uint32_t>(b), static_cast<uint32_t>(e), l, c}, line_, col(e));
+#else
+    store(Token{k, flags, static_cast<uint32_t>(b), static_cast<uint32_t>(e), l, c}, 0, 0);
+#endif
+  }
+  void store(const Token& t, [[maybe_unused]] uint32_t el, [[maybe_unused]] uint32_t ec) {
+    if (count_ == cap_) [[unlikely]] grow();
+    toks_[count_++] = t;
+#ifdef BANJIA_VERIFY_TOKEN_ENDS
+    verify_end(t, el, ec);
+#endif
+  }
+  // kTrailingBreakStays when the token ends with a line terminator and its end line `el` did not
+  // move past it (NL, NEWLINE, continuations; not a string's escaped newline at EOF).
+  uint8_t trailing_flag(size_t b, size_t e, uint32_t l, uint32_t el) const {
+    const char last = s_[e - 1];
+    if (last != '\n' && last != '\r') return 0;
+    uint32_t breaks = 0;  // tokens ending in a terminator are short, but for error tokens
+    for (size_t k = b; k < e; ++k)
+      breaks += s_[k] == '\n' || (s_[k] == '\r' && (k + 1 >= n_ || s_[k + 1] != '\n'));
+    return el < l + breaks ? Token::kTrailingBreakStays : 0;
+  }
+#ifdef BANJIA_VERIFY_TOKEN_ENDS
+  void verify_end(const Token& t, uint32_t el, uint32_t ec) const;
+#endif
+  uint32_t token_count() const { return static_cast<uint32_t>(count_); }
   void advance_line(size_t next_line_start) {
     ++line_;
     line_start_ = next_line_start;

@@ -59,8 +59,8 @@ void Lexer::scan_plain_run() {
       default:
         goto done;
     }
-    toks[count++] = Token{kind, static_cast<uint32_t>(b), static_cast<uint32_t>(i), line,
-                          static_cast<uint32_t>(b - ls), line, static_cast<uint32_t>(i - ls)};
+    toks[count++] = Token{kind, 0, static_cast<uint32_t>(b), static_cast<uint32_t>(i), line,
+                          static_cast<uint32_t>(b - ls)};  // one line, no terminator: no end flags
   }
 done:
   i_ = i;

@@ -1,5 +1,7 @@
 #include "python/tokenizer.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -27,6 +29,27 @@ const char* token_kind_name(TokenKind kind) {
     case TokenKind::ErrorToken: return "ERRORTOKEN";
   }
   return "?";
+}
+
+TokenPosition token_end(const Token& t, std::string_view src) {
+  std::string_view text = t.text(src);
+  if (t.end_flags & Token::kTrailingBreakStays) {  // drop the final terminator ("\r\n" as one)
+    size_t cut = text.ends_with("\r\n") ? 2 : (text.ends_with('\n') || text.ends_with('\r')) ? 1 : 0;
+    text.remove_suffix(cut);
+  }
+  uint32_t line = t.line;
+  size_t last_start = std::string_view::npos;  // offset in text just past the last terminator
+  for (size_t k = text.find_first_of("\r\n"); k != std::string_view::npos; k = text.find_first_of("\r\n", k)) {
+    k += (text[k] == '\r' && k + 1 < text.size() && text[k + 1] == '\n') ? 2 : 1;
+    ++line;
+    last_start = k;
+  }
+  std::string_view full = t.text(src);
+  if (last_start == std::string_view::npos) {
+    uint32_t width = static_cast<uint32_t>(utf8_count_code_points(full));
+    return {line, t.col + width + ((t.end_flags & Token::kPhantomNewline) ? 1u : 0u)};
+  }
+  return {line, static_cast<uint32_t>(utf8_count_code_points(full.substr(last_start)))};
 }
 
 TokenStream tokenize(std::string_view text, FStringMode mode) {
@@ -60,6 +83,18 @@ Lexer::Lexer(std::string_view text, FStringMode mode, TokenStream& out)
   for (; i < text.size(); ++i) any |= static_cast<unsigned char>(text[i]);
   ascii_ = (any & 0x8080808080808080ull) == 0;
 }
+
+#ifdef BANJIA_VERIFY_TOKEN_ENDS
+// One-off check build (-DBANJIA_VERIFY_TOKEN_ENDS): the derived end equals the one the lexer knew.
+void Lexer::verify_end(const Token& t, uint32_t el, uint32_t ec) const {
+  TokenPosition p = token_end(t, s_);
+  if (p.line != el || p.col != ec) {
+    std::fprintf(stderr, "token end mismatch: %s at %u:%u derived %u:%u expected %u:%u\n", token_kind_name(t.kind),
+                 t.line, t.col, p.line, p.col, el, ec);
+    std::abort();
+  }
+}
+#endif
 
 uint32_t Lexer::col_non_ascii(size_t off) {
   if (cp_line_ != line_start_ || off < cp_off_) {

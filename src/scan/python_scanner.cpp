@@ -33,8 +33,9 @@ Finding finding_for_match(const PythonAnalysis& a, const PyMatch& m, const std::
   f.file = display;
   f.line = static_cast<int>(first.line);
   f.column = static_cast<int>(first.col) + 1;
-  f.end_line = static_cast<int>(last.end_line);
-  f.end_column = static_cast<int>(last.end_col) + 1;
+  const python::TokenPosition end = python::token_end(last, a.text());
+  f.end_line = static_cast<int>(end.line);
+  f.end_column = static_cast<int>(end.col) + 1;
   f.rule = r.id;
   f.category = r.category;
   f.severity = r.severity;

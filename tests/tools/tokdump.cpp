@@ -56,8 +56,9 @@ std::string dump_file(const std::string& path, FStringMode mode, bool all, bool 
   w.key("tokens").begin_array();
   for (const Token& t : ts.tokens) {
     if (t.kind == TokenKind::Whitespace && !all) continue;
+    const TokenPosition end = token_end(t, src.text);
     w.begin_array().value(token_kind_name(t.kind)).value(t.text(src.text)).value(t.line).value(t.col)
-        .value(t.end_line).value(t.end_col).end_array();
+        .value(end.line).value(end.col).end_array();
   }
   w.end_array().end_object();
   return w.take();
