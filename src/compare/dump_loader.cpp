@@ -96,11 +96,10 @@ void load_banjia(const fs::path& dir, Dump& dump) {
     text_field("dtype", e.dtype);
     simdjson::dom::array shape;
     if (obj["shape"].get(shape) == simdjson::SUCCESS) {
+      auto dims = shape_dimensions(shape);
+      if (!dims) throw InputError(index.string(), "entry '" + e.key + "': a shape dimension is not an integer in [0, 2^63)");
       e.has_shape = true;
-      for (simdjson::dom::element d : shape) {
-        int64_t v = 0;
-        if (d.get(v) == simdjson::SUCCESS) e.shape.push_back(v);
-      }
+      e.shape = std::move(*dims);
     }
     simdjson::dom::object stats;
     if (obj["stats"].get(stats) == simdjson::SUCCESS) {

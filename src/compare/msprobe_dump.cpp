@@ -14,6 +14,7 @@ namespace fs = std::filesystem;
 using simdjson::dom::element;
 
 struct Flattener {
+  const std::string& path;  // the dump.json, for error messages
   Dump& dump;
   std::vector<fs::path> data_dirs;
   bool tensor_task;
@@ -29,11 +30,10 @@ struct Flattener {
     if (obj["dtype"].get(dtype) == simdjson::SUCCESS) e.dtype = std::string(dtype);
     simdjson::dom::array shape;
     if (obj["shape"].get(shape) == simdjson::SUCCESS) {
+      auto dims = shape_dimensions(shape);
+      if (!dims) throw InputError(path, "'" + name + "': a shape dimension is not an integer in [0, 2^63)");
       e.has_shape = true;
-      for (element d : shape) {
-        int64_t v = 0;
-        if (d.get(v) == simdjson::SUCCESS) e.shape.push_back(v);
-      }
+      e.shape = std::move(*dims);
     }
     auto stat = [&](const char* field) -> std::optional<double> {
       element v;
@@ -117,7 +117,8 @@ void load_msprobe_dump(const fs::path& dump_json, Dump& dump) {
     if (root[k].get(v) == simdjson::SUCCESS) dump.meta[k] = std::string(v);
   }
   fs::path dir = dump_json.parent_path();
-  Flattener f{dump, {dir / "dump_tensor_data", dir}, dump.task == "tensor"};
+  const std::string path = dump_json.string();
+  Flattener f{path, dump, {dir / "dump_tensor_data", dir}, dump.task == "tensor"};
   std::string_view data_dir;
   if (root["dump_data_dir"].get(data_dir) == simdjson::SUCCESS && !data_dir.empty())
     f.data_dirs.insert(f.data_dirs.begin(), fs::path(std::string(data_dir)));

@@ -48,6 +48,16 @@ std::optional<double> relaxed_number(simdjson::dom::element v) {
   }
 }
 
+std::optional<std::vector<int64_t>> shape_dimensions(simdjson::dom::array shape) {
+  std::vector<int64_t> dims;
+  for (simdjson::dom::element d : shape) {
+    int64_t v = 0;
+    if (d.get(v) != simdjson::SUCCESS || v < 0) return std::nullopt;  // 1e30, -1, "2", 2^64...
+    dims.push_back(v);
+  }
+  return dims;
+}
+
 simdjson::dom::element parse_relaxed_json_file(const std::string& path, simdjson::dom::parser& parser,
                                                std::string_view what) {
   std::string text = quote_nonfinite_tokens(read_file(path));
