@@ -37,13 +37,30 @@ std::vector<scan::TextEdit> non_overlapping(std::vector<scan::TextEdit> edits) {
   return out;
 }
 
+// The consecutive `# banjia: ...` comment lines that end right before `offset` (a line start), joined.
+std::string annotation_block_above(std::string_view text, size_t offset) {
+  std::string block;
+  size_t end = offset;
+  while (end > 0) {
+    size_t line_end = end - (text.substr(0, end).ends_with("\r\n") ? 2 : 1);
+    size_t start = text.substr(0, line_end).find_last_of("\r\n");
+    start = start == std::string_view::npos ? 0 : start + 1;
+    std::string_view line = text.substr(start, line_end - start);
+    size_t code = line.find_first_not_of(" \t");
+    if (code == std::string_view::npos || !line.substr(code).starts_with("# banjia: ")) break;
+    block.append(line).push_back('\n');
+    end = start;
+  }
+  return block;
+}
+
 // `# banjia: [rule] message` lines above statements left for manual work (once per line).
 std::vector<scan::TextEdit> annotations(const scan::PythonAnalysis& a, const std::vector<Finding>& leftovers,
                                         const std::vector<scan::PyMatch>& matches) {
   std::vector<scan::TextEdit> out;
   const std::string nl = line_ending_of(a.text());
   // Group the leftover messages by the statement they belong to.
-  std::vector<std::pair<uint32_t, std::string>> by_offset;
+  std::vector<std::pair<uint32_t, std::vector<std::string>>> by_offset;
   for (size_t i = 0; i < matches.size(); ++i) {
     const auto& m = matches[i];
     if (leftovers.empty() || (m.rule->fix != FixKind::manual && m.rule->fix != FixKind::unsupported && !m.blocked))
@@ -60,23 +77,22 @@ std::vector<scan::TextEdit> annotations(const scan::PythonAnalysis& a, const std
     while (line_begin > 0 && a.text()[line_begin - 1] != '\n' && a.text()[line_begin - 1] != '\r') --line_begin;
     std::string note = "[" + m.rule->id + "] " + (m.message.empty() ? m.rule->message : m.message);
     auto it = std::find_if(by_offset.begin(), by_offset.end(), [&](const auto& p) { return p.first == line_begin; });
-    if (it == by_offset.end()) by_offset.emplace_back(line_begin, note);
-    else if (it->second.find(note) == std::string::npos) it->second += "; " + note;
+    if (it == by_offset.end()) by_offset.push_back({line_begin, {note}});
+    else if (std::find(it->second.begin(), it->second.end(), note) == it->second.end()) it->second.push_back(note);
   }
-  for (const auto& [offset, note] : by_offset) {
+  for (const auto& [offset, notes] : by_offset) {
+    // Idempotent: a note already written in the `# banjia:` lines right above is not written again
+    // (an earlier run may have joined it with notes this run no longer finds, after its rewrites
+    // changed what an alias means: fuzz_rewrite, FUZZING.md 16).
+    const std::string above = annotation_block_above(a.text(), offset);
+    std::string joined;
+    for (const auto& n : notes)
+      if (above.find(n) == std::string::npos) joined += (joined.empty() ? "" : "; ") + n;
+    if (joined.empty()) continue;
     std::string_view rest = a.text().substr(offset);
     size_t indent_len = rest.find_first_not_of(" \t");
     std::string indent(rest.substr(0, indent_len == std::string_view::npos ? 0 : indent_len));
-    std::string comment = indent + "# banjia: " + note;
-    // Idempotent: skip when the line above already carries this annotation.
-    std::string_view before = a.text().substr(0, offset);
-    if (!before.empty()) {
-      std::string_view prev = before.substr(0, before.size() - (before.ends_with("\r\n") ? 2 : 1));
-      size_t start = prev.find_last_of("\r\n");
-      prev = prev.substr(start == std::string_view::npos ? 0 : start + 1);
-      if (prev == comment) continue;
-    }
-    out.push_back({offset, offset, comment + nl});
+    out.push_back({offset, offset, indent + "# banjia: " + joined + nl});
   }
   return out;
 }

@@ -24,4 +24,21 @@ TEST(RewriteFuzzRegression, ImportFollowedBySemicolonStaysOnItsLine) {
   }
 }
 
+// The first run joins two notes on one line ([cuda-amp] and [torch-cuda-unverified]); its rewrite of
+// the import (torch.cuda.amp -> torch.npu.amp) leaves the second run only one of them, which it used
+// to write again on a line of its own. FUZZING.md 16.
+TEST(RewriteFuzzRegression, NoteAlreadyAboveInAJoinedAnnotationIsNotRepeated) {
+  const std::string src = "from torch.cuda.amp import th,t;th.cuda.A\nimport torch as th\n";
+  const std::string once = migrated(src, true);
+  ASSERT_NE(once.find("[cuda-amp]"), std::string::npos) << once;
+  ASSERT_NE(once.find("[torch-cuda-unverified]"), std::string::npos) << once;
+  EXPECT_EQ(migrated(once, true), once);
+  // Every note is written once.
+  size_t n = 0;
+  for (size_t at = once.find("[torch-cuda-unverified]"); at != std::string::npos;
+       at = once.find("[torch-cuda-unverified]", at + 1))
+    ++n;
+  EXPECT_EQ(n, 1u) << once;
+}
+
 }  // namespace
