@@ -29,6 +29,10 @@ class RefBuilder {
     }
     out_.spans.emplace_back(name_begin, static_cast<uint32_t>(out_.text.size()) - name_begin);
   }
+  RefBuilder& append_names(const std::vector<uint32_t>& name_sigs) {
+    detail::append_joined_names(v_, name_sigs, out_.text);
+    return *this;
+  }
   uint32_t mark() const { return static_cast<uint32_t>(out_.text.size()); }
   // A copy of text written earlier (a copy: appending a view of the buffer to itself could reallocate under it).
   std::string copy_of(uint32_t at, uint32_t len) const { return std::string(out_.text.data() + at, len); }
@@ -44,19 +48,16 @@ class RefBuilder {
 
 // The dotted names an import statement mentions, each qualified absolutely.
 void import_refs(const ModuleView& v, const detail::ImportStmt& st, RefBuilder& out) {
-  auto add_joined = [&](const std::vector<uint32_t>& names) {
-    for (size_t i = 0; i < names.size(); ++i) out.append(i ? "." : "").append(v.text(names[i]));
-  };
   const uint32_t module_at = out.mark();
   out.append(st.dots);
-  add_joined(st.module_sigs);
+  out.append_names(st.module_sigs);
   const uint32_t module_len = out.mark() - module_at;
   if (!st.module_sigs.empty()) out.add(st.module_sigs.front(), st.module_sigs.back(), module_at, true);
   for (const detail::ImportItem& item : st.items) {
     if (item.star) continue;
     const uint32_t at = out.mark();
     if (!st.is_from) {
-      add_joined(item.name_sigs);
+      out.append_names(item.name_sigs);
     } else {
       const std::string module = out.copy_of(module_at, module_len);
       out.append(module);

@@ -27,5 +27,14 @@ std::optional<ImportStmt> parse_import(const ModuleView& view, const ModuleView:
 
 // Joins the texts of name components with '.'.
 std::string join_names(const ModuleView& view, const std::vector<uint32_t>& name_sigs, size_t from = 0);
+// The same, appended to `out` (a std::string, or the std::vector<char> of DottedNames::text).
+template <class Out>
+void append_joined_names(const ModuleView& view, const std::vector<uint32_t>& name_sigs, Out& out, size_t from = 0) {
+  for (size_t i = from; i < name_sigs.size(); ++i) {
+    if (i > from) out.push_back('.');
+    const std::string_view name = view.text(name_sigs[i]);
+    out.insert(out.end(), name.begin(), name.end());
+  }
+}
 
 }  // namespace banjia::python::detail

@@ -8,10 +8,7 @@ std::string join_names(const ModuleView& view, const std::vector<uint32_t>& name
   size_t len = 0;
   for (size_t i = from; i < name_sigs.size(); ++i) len += view.text(name_sigs[i]).size() + 1;
   out.reserve(len);
-  for (size_t i = from; i < name_sigs.size(); ++i) {
-    if (i > from) out.push_back('.');
-    out.append(view.text(name_sigs[i]));
-  }
+  append_joined_names(view, name_sigs, out, from);
   return out;
 }
 

@@ -62,6 +62,13 @@ inline size_t newline_len(std::string_view s, size_t i) {
   return 0;
 }
 
+// Line terminators in s: "\r\n" once, lone '\r' and '\n' each once (as the tokenizer counts lines).
+inline uint32_t line_breaks(std::string_view s) {
+  uint32_t n = 0;
+  for (size_t k = 0; k < s.size(); ++k) n += s[k] == '\n' || (s[k] == '\r' && at(s, k + 1) != '\n');
+  return n;
+}
+
 // [0-9](?:_?[0-9])*  -> end offset, or npos when s[i] is not a digit.
 inline size_t digits(std::string_view s, size_t i) {
   if (!is_digit(at(s, i))) return npos;

@@ -63,11 +63,12 @@ class Lexer {
   // Token ending at e on the current line (multi-line tokens advance the line before this call).
   // Its end column is not needed: a non-empty token's is derived, an empty one ends where it starts.
   void emit(TokenKind k, size_t b, size_t e, uint32_t l, uint32_t c) {
-    const uint8_t flags = b == e ? 0 : trailing_flag(b, e, l, line_);
+    const Token t{k, b == e ? uint8_t{0} : trailing_flag(b, e, l, line_), static_cast<uint32_t>(b),
+                  static_cast<uint32_t>(e), l, c};
 #ifdef BANJIA_VERIFY_TOKEN_ENDS
-    store(Token{k, flags, static_cast<uint32_t>(b), static_cast<uint32_t>(e), l, c}, line_, col(e));
+    store(t, line_, col(e));
 #else
-    store(Token{k, flags, static_cast<uint32_t>(b), static_cast<uint32_t>(e), l, c}, 0, 0);
+    store(t, 0, 0);
 #endif
   }
   void store(const Token& t, [[maybe_unused]] uint32_t el, [[maybe_unused]] uint32_t ec) {
@@ -82,10 +83,8 @@ class Lexer {
   uint8_t trailing_flag(size_t b, size_t e, uint32_t l, uint32_t el) const {
     const char last = s_[e - 1];
     if (last != '\n' && last != '\r') return 0;
-    uint32_t breaks = 0;  // tokens ending in a terminator are short, but for error tokens
-    for (size_t k = b; k < e; ++k)
-      breaks += s_[k] == '\n' || (s_[k] == '\r' && (k + 1 >= n_ || s_[k + 1] != '\n'));
-    return el < l + breaks ? Token::kTrailingBreakStays : 0;
+    // Tokens ending in a terminator are short, but for error tokens.
+    return el < l + lex::line_breaks(s_.substr(b, e - b)) ? Token::kTrailingBreakStays : 0;
   }
 #ifdef BANJIA_VERIFY_TOKEN_ENDS
   void verify_end(const Token& t, uint32_t el, uint32_t ec) const;

@@ -15,7 +15,6 @@ namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
-// Offset of the first invalid UTF-8 byte; skips pure-ASCII stretches 8 bytes at a time first.
 uint32_t line_of(std::string_view bytes, size_t offset) {
   return 1 + static_cast<uint32_t>(std::count(bytes.begin(), bytes.begin() + offset, '\n'));
 }

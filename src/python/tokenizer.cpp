@@ -32,24 +32,19 @@ const char* token_kind_name(TokenKind kind) {
 }
 
 TokenPosition token_end(const Token& t, std::string_view src) {
-  std::string_view text = t.text(src);
+  const std::string_view full = t.text(src);
+  std::string_view text = full;
   if (t.end_flags & Token::kTrailingBreakStays) {  // drop the final terminator ("\r\n" as one)
     size_t cut = text.ends_with("\r\n") ? 2 : (text.ends_with('\n') || text.ends_with('\r')) ? 1 : 0;
     text.remove_suffix(cut);
   }
-  uint32_t line = t.line;
-  size_t last_start = std::string_view::npos;  // offset in text just past the last terminator
-  for (size_t k = text.find_first_of("\r\n"); k != std::string_view::npos; k = text.find_first_of("\r\n", k)) {
-    k += (text[k] == '\r' && k + 1 < text.size() && text[k + 1] == '\n') ? 2 : 1;
-    ++line;
-    last_start = k;
-  }
-  std::string_view full = t.text(src);
-  if (last_start == std::string_view::npos) {
+  const uint32_t breaks = lex::line_breaks(text);
+  if (breaks == 0) {
     uint32_t width = static_cast<uint32_t>(utf8_count_code_points(full));
-    return {line, t.col + width + ((t.end_flags & Token::kPhantomNewline) ? 1u : 0u)};
+    return {t.line, t.col + width + ((t.end_flags & Token::kPhantomNewline) ? 1u : 0u)};
   }
-  return {line, static_cast<uint32_t>(utf8_count_code_points(full.substr(last_start)))};
+  const size_t last_start = text.find_last_of("\r\n") + 1;  // just past the last terminator
+  return {t.line + breaks, static_cast<uint32_t>(utf8_count_code_points(full.substr(last_start)))};
 }
 
 TokenStream tokenize(std::string_view text, FStringMode mode) {
