@@ -1,6 +1,9 @@
 #include "common/file_walk.h"
 
 #include <algorithm>
+#include <array>
+#include <cerrno>
+#include <dirent.h>
 #include <fnmatch.h>
 #include <set>
 #include <sys/stat.h>
@@ -9,12 +12,12 @@
 namespace banjia {
 namespace fs = std::filesystem;
 
-bool is_skipped_directory(const std::string& name) {
-  static const std::set<std::string> kSkip = {
+bool is_skipped_directory(std::string_view name) {
+  static constexpr std::array<std::string_view, 19> kSkip = {
       ".git", ".hg", ".svn", "__pycache__", "build", "dist", ".venv", "venv", "env", ".env",
       ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules", "site-packages",
       ".eggs", ".ipynb_checkpoints"};
-  return kSkip.count(name) > 0 || name.ends_with(".egg-info");
+  return std::find(kSkip.begin(), kSkip.end(), name) != kSkip.end() || name.ends_with(".egg-info");
 }
 
 bool glob_match(std::string_view pattern, std::string_view path) {
@@ -25,23 +28,56 @@ bool glob_match(std::string_view pattern, std::string_view path) {
 
 namespace {
 
+std::string errno_message(int err) { return std::error_code(err, std::system_category()).message(); }
+
+// Directory walking with readdir(3) and plain strings: the entry type comes from d_type where the
+// file system provides it, so a file costs no stat unless it is a symlink, and no std::filesystem
+// path is built (and split into components) for files that are not kept.
 struct Walker {
   const WalkOptions& opt;
   WalkResult& out;
   std::set<std::pair<dev_t, ino_t>> visiting;  // directories on the current stack (loop detection)
 
-  bool excluded(const std::string& rel, const std::string& name) const {
+  bool excluded(std::string_view rel, std::string_view name) const {
     for (const auto& g : opt.exclude_globs)
       if (glob_match(g, rel) || glob_match(g, name)) return true;
     return false;
   }
+  bool kept(std::string_view name) const { return !opt.keep || opt.keep(name); }
 
-  void add_file(const fs::path& p, const std::string& display, const fs::path& root) {
-    if (opt.keep && !opt.keep(p)) return;
-    out.files.push_back({p, display, root});
+  void add_file(std::string path, std::string display) {
+    WalkedFile f{fs::path(std::move(path)), std::move(display)};
+    if (opt.on_file) opt.on_file(std::move(f));
+    else out.files.push_back(std::move(f));
   }
 
-  void walk_dir(const fs::path& dir, const std::string& display, const fs::path& root) {
+  struct Entry {
+    std::string name;
+    unsigned char type;  // d_type
+  };
+  // The entries of `dir` but "." and "..", sorted by name; false (and a problem) when it cannot be read.
+  bool read_entries(const std::string& dir, const std::string& display, std::vector<Entry>& entries) {
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) {
+      out.problems.push_back({display, "cannot read directory: " + errno_message(errno)});
+      return false;
+    }
+    for (;;) {
+      errno = 0;
+      const dirent* e = ::readdir(d);
+      if (!e) break;
+      std::string_view name = e->d_name;
+      if (name == "." || name == "..") continue;
+      entries.push_back({std::string(name), e->d_type});
+    }
+    if (errno != 0) out.problems.push_back({display, "cannot read directory: " + errno_message(errno)});
+    ::closedir(d);
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.name < b.name; });
+    return true;
+  }
+
+  // `rel` is the directory's path relative to the command-line root ("" for the root itself).
+  void walk_dir(const std::string& dir, const std::string& display, const std::string& rel) {
     struct stat st{};
     if (::stat(dir.c_str(), &st) != 0) {
       out.problems.push_back({display, "cannot stat directory"});
@@ -53,40 +89,43 @@ struct Walker {
       return;
     }
     visiting.insert(key);
-    std::error_code ec;
-    struct Entry { std::string name; fs::directory_entry entry; };
     std::vector<Entry> entries;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-      entries.push_back({it->path().filename().string(), *it});
-    if (ec) out.problems.push_back({display, "cannot read directory: " + ec.message()});
-    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.name < b.name; });
-    for (const auto& [name, e] : entries) {
-      std::string child_display = display.empty() || display == "." ? name : display + "/" + name;
-      if (!opt.exclude_globs.empty()) {
-        std::string rel = fs::path(child_display).lexically_relative(root.empty() ? "." : root).string();
-        if (excluded(child_display, name) || excluded(rel, name)) continue;
-      }
-      // The entry's type comes from readdir (d_type) where the file system provides it: no stat per
-      // file unless it is a symlink.
-      std::error_code sec;
-      bool is_link = e.is_symlink(sec);
-      bool is_dir = !sec && e.is_directory(sec);
-      bool is_file = !sec && !is_dir && e.is_regular_file(sec);
-      if (sec) {
-        // A dangling symlink or permission problem on a single entry.
-        // Only a broken link to a file we would have read is worth a word.
-        if (is_link && (!opt.keep || opt.keep(e.path()))) out.problems.push_back({child_display, "broken symlink"});
-        continue;
-      }
-      if (is_dir) {
-        if (is_link && !opt.follow_symlinks) continue;
-        if (is_skipped_directory(name)) continue;
-        walk_dir(e.path(), child_display, root);
-      } else if (is_file) {
-        add_file(e.path(), child_display, root);
-      }
+    if (read_entries(dir, display, entries)) {
+      const std::string prefix = dir.ends_with('/') ? dir : dir + "/";
+      for (const Entry& e : entries) visit(prefix + e.name, e, display, rel);
     }
     visiting.erase(key);
+  }
+
+  void visit(std::string path, const Entry& e, const std::string& parent_display, const std::string& parent_rel) {
+    const std::string& name = e.name;
+    std::string display = parent_display.empty() || parent_display == "." ? name : parent_display + "/" + name;
+    std::string rel = parent_rel.empty() ? name : parent_rel + "/" + name;
+    if (!opt.exclude_globs.empty() && (excluded(display, name) || excluded(rel, name))) return;
+    bool is_link = e.type == DT_LNK;
+    bool is_dir = e.type == DT_DIR, is_file = e.type == DT_REG;
+    if (is_link || e.type == DT_UNKNOWN) {
+      struct stat st{};
+      if (e.type == DT_UNKNOWN) {
+        if (::lstat(path.c_str(), &st) != 0) return;
+        is_link = S_ISLNK(st.st_mode);
+      }
+      if (::stat(path.c_str(), &st) != 0) {
+        // A dangling symlink or a permission problem on a single entry: only a broken link to a file
+        // we would have read is worth a word.
+        if (is_link && kept(name)) out.problems.push_back({display, "broken symlink"});
+        return;
+      }
+      is_dir = S_ISDIR(st.st_mode);
+      is_file = S_ISREG(st.st_mode);
+    }
+    if (is_dir) {
+      if (is_link && !opt.follow_symlinks) return;
+      if (is_skipped_directory(name)) return;
+      walk_dir(path, display, rel);
+    } else if (is_file && kept(name)) {
+      add_file(std::move(path), std::move(display));
+    }
   }
 };
 
@@ -96,20 +135,18 @@ WalkResult walk_paths(const std::vector<std::string>& roots, const WalkOptions& 
   WalkResult result;
   Walker w{options, result, {}};
   for (const auto& r : roots) {
-    fs::path p(r);
-    std::error_code ec;
-    auto status = fs::status(p, ec);
-    if (ec || !fs::exists(status)) {
+    struct stat st{};
+    if (r.empty() || ::stat(r.c_str(), &st) != 0) {
       result.problems.push_back({r, "no such file or directory"});
       continue;
     }
-    if (fs::is_directory(status)) {
+    if (S_ISDIR(st.st_mode)) {
       std::string display = r;
       while (display.size() > 1 && display.back() == '/') display.pop_back();
-      w.walk_dir(p, display, p);
+      w.walk_dir(r, display, "");
     } else {
       // A file named explicitly is always taken, whatever `keep` says about its name.
-      result.files.push_back({p, r, p.parent_path()});
+      w.add_file(r, r);
     }
   }
   return result;

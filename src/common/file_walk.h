@@ -4,21 +4,25 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace banjia {
 
-struct WalkOptions {
-  std::vector<std::string> exclude_globs;  // matched against the path relative to each root and its basename
-  bool follow_symlinks = true;             // directory symlinks are followed once (loops detected)
-  // Decides which regular files are kept (by path); default keeps all.
-  std::function<bool(const std::filesystem::path&)> keep;
-};
-
 struct WalkedFile {
   std::filesystem::path path;     // filesystem path to open
   std::string display;            // path as shown in reports (as given / relative to the root given)
-  std::filesystem::path root;     // the command-line root it came from
+};
+
+struct WalkOptions {
+  std::vector<std::string> exclude_globs;  // matched against the path relative to each root and its basename
+  bool follow_symlinks = true;             // directory symlinks are followed once (loops detected)
+  // Decides which regular files found in directories are kept, by file name; default keeps all.
+  std::function<bool(std::string_view name)> keep;
+  // When set, each kept file is handed here as soon as it is found (in walk order, on the walking
+  // thread) instead of being collected in WalkResult::files: a scan can start on the first files
+  // while the walk goes on.
+  std::function<void(WalkedFile&&)> on_file;
 };
 
 struct WalkProblem {
@@ -27,12 +31,12 @@ struct WalkProblem {
 };
 
 struct WalkResult {
-  std::vector<WalkedFile> files;
+  std::vector<WalkedFile> files;      // empty when WalkOptions::on_file is set
   std::vector<WalkProblem> problems;  // unreadable dirs, symlink loops, missing paths
 };
 
 // Directory names never descended into.
-bool is_skipped_directory(const std::string& name);
+bool is_skipped_directory(std::string_view name);
 
 // fnmatch-style glob (with ** matching across '/').
 bool glob_match(std::string_view pattern, std::string_view path);

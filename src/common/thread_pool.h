@@ -3,7 +3,9 @@
 #pragma once
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <mutex>
@@ -49,6 +51,72 @@ void parallel_for(size_t n, unsigned threads, Fn&& fn) {
   worker();
   pool.clear();  // joins
   if (error) std::rethrow_exception(error);
+}
+
+// A parallel loop over items that are still being produced. `produce(emit)` runs on the calling
+// thread and calls emit(Item&&) for each item; meanwhile threads-1 workers call fn(index, item) on
+// the items in emit order, and once produce returns the calling thread joins them. The items are
+// returned in emit order; a std::deque never moves its elements, so fn may keep writing into its
+// item while more are emitted. With one thread, produce runs first and then fn on each item. The
+// first exception (from produce or any fn) is rethrown after all threads finish.
+template <class Item, class Produce, class Fn>
+std::deque<Item> parallel_stream(unsigned threads, Produce&& produce, Fn&& fn) {
+  std::deque<Item> items;
+  if (threads <= 1) {
+    produce([&](Item&& item) { items.push_back(std::move(item)); });
+    for (size_t i = 0; i < items.size(); ++i) fn(i, items[i]);
+    return items;
+  }
+  std::mutex mutex;  // guards items' size and the fields below
+  std::condition_variable ready;
+  size_t next = 0;
+  bool produced = false;
+  std::exception_ptr error;
+  auto fail = [&] {
+    std::lock_guard lock(mutex);
+    if (!error) error = std::current_exception();
+  };
+  auto worker = [&] {
+    for (;;) {
+      size_t i;
+      Item* item;
+      {
+        std::unique_lock lock(mutex);
+        ready.wait(lock, [&] { return next < items.size() || produced; });
+        if (next >= items.size()) return;
+        i = next++;
+        item = &items[i];
+      }
+      try {
+        fn(i, *item);
+      } catch (...) {
+        fail();
+      }
+    }
+  };
+  std::vector<std::jthread> pool;
+  pool.reserve(threads - 1);
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  try {
+    produce([&](Item&& item) {
+      {
+        std::lock_guard lock(mutex);
+        items.push_back(std::move(item));
+      }
+      ready.notify_one();
+    });
+  } catch (...) {
+    fail();
+  }
+  {
+    std::lock_guard lock(mutex);
+    produced = true;
+  }
+  ready.notify_all();
+  worker();
+  pool.clear();  // joins
+  if (error) std::rethrow_exception(error);
+  return items;
 }
 
 }  // namespace banjia

@@ -2,12 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
 
 #include "common/errors.h"
 #include "common/file_io.h"
 #include "common/thread_pool.h"
-#include "env/knowledge_base.h"
 #include "scan/cuda_source_scanner.h"
 #include "scan/python_scanner.h"
 #include "scan/requirements_scanner.h"
@@ -27,9 +25,10 @@ std::string_view to_string(FileKind k) {
   return "other";
 }
 
-FileKind classify_file(const fs::path& path) {
-  std::string name = path.filename().string();
-  std::string ext = path.extension().string();
+FileKind classify_file(std::string_view name) {
+  const size_t dot = name.rfind('.');
+  // As std::filesystem::path::extension(): none for a name that starts with its only dot (".bashrc").
+  const std::string_view ext = dot == std::string_view::npos || dot == 0 ? std::string_view() : name.substr(dot);
   if (ext == ".py" || ext == ".pyi") return FileKind::python;
   if (ext == ".sh" || ext == ".bash") return FileKind::shell;
   if (ext == ".cu" || ext == ".cuh" || ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".h" ||
@@ -90,33 +89,48 @@ bool selected(const Finding& f, const ScanOptions& o) {
 }  // namespace
 
 namespace {
-// Parsing the built-in rule catalogue and the environment knowledge base (TOML, a few milliseconds
-// each) does not depend on the walk: for a tree scan with more than one thread it runs on its own
-// thread while the directories are read, instead of before the walk or inside the first worker.
-std::jthread warm_up_knowledge(const std::vector<std::string>& paths, const ScanOptions& options) {
-  if (options.rules || worker_count(options.threads) < 2) return {};
-  std::error_code ec;
-  if (std::none_of(paths.begin(), paths.end(), [&](const std::string& p) { return fs::is_directory(p, ec); }))
-    return {};
-  return std::jthread([] {
-    try {
-      (void)RuleCatalog::builtin();
-      (void)env::cuda_name_pairs();
-    } catch (...) {
-      // The workers load them again and report the problem where it matters.
-    }
-  });
-}
+// One file of a tree scan: found by the walk, then scanned by a worker.
+struct ScannedFile {
+  WalkedFile file;
+  FileKind kind = FileKind::other;
+  size_t bytes = 0;
+  std::vector<Finding> findings;
+};
 }  // namespace
 
 ScanResult scan_paths(const std::vector<std::string>& paths, const ScanOptions& options) {
-  std::jthread warm_up = warm_up_knowledge(paths, options);  // joins even if the walk throws
   WalkOptions wo;
   wo.exclude_globs = options.exclude_globs;
-  wo.keep = [](const fs::path& p) { return classify_file(p) != FileKind::other; };
-  WalkResult walked = walk_paths(paths, wo);
-  if (warm_up.joinable()) warm_up.join();
-  const RuleCatalog& rules = options.rules ? *options.rules : RuleCatalog::builtin();
+  wo.keep = [](std::string_view name) { return classify_file(name) != FileKind::other; };
+  WalkResult walked;
+  std::atomic<size_t> found{0}, done{0};
+  // The walk runs on this thread while the workers scan the files it has found so far: the workers'
+  // first file also loads the rule catalogue (a few milliseconds), which overlaps the walk too.
+  std::deque<ScannedFile> files = parallel_stream<ScannedFile>(
+      worker_count(options.threads),
+      [&](auto&& emit) {
+        wo.on_file = [&](WalkedFile&& f) {
+          found.fetch_add(1, std::memory_order_relaxed);
+          emit(ScannedFile{std::move(f)});
+        };
+        walked = walk_paths(paths, wo);
+      },
+      [&](size_t, ScannedFile& sf) {
+        const RuleCatalog& rules = options.rules ? *options.rules : RuleCatalog::builtin();
+        const std::string& path = sf.file.path.native();
+        sf.kind = classify_file(std::string_view(path).substr(path.rfind('/') + 1));
+        if (sf.kind == FileKind::other) sf.kind = FileKind::python;  // a file named explicitly: treat as Python
+        try {
+          thread_local std::string buffer;  // grows to the largest file; no allocation or zeroing per file
+          std::string_view bytes = read_file_into(sf.file.path, buffer);
+          sf.bytes = bytes.size();
+          scan_buffer(bytes, sf.kind, sf.file.display, rules, sf.findings);
+        } catch (const InputError& e) {
+          sf.findings.push_back(input_error_finding(sf.file.display, e.problem()));
+        }
+        size_t d = done.fetch_add(1) + 1;
+        if (options.progress) options.progress(d, found.load(std::memory_order_relaxed));
+      });
 
   ScanResult result;
   for (const auto& p : walked.problems) {
@@ -125,36 +139,16 @@ ScanResult scan_paths(const std::vector<std::string>& paths, const ScanOptions& 
     result.findings.push_back(input_error_finding(p.path, p.problem));
     ++result.file_errors;
   }
-
-  std::vector<std::vector<Finding>> per_file(walked.files.size());
-  std::vector<size_t> sizes(walked.files.size(), 0);
-  std::atomic<size_t> done{0};
-  parallel_for(walked.files.size(), worker_count(options.threads), [&](size_t i) {
-    const auto& wf = walked.files[i];
-    FileKind kind = classify_file(wf.path);
-    if (kind == FileKind::other) kind = FileKind::python;  // a file named explicitly: treat as Python
-    try {
-      thread_local std::string buffer;  // grows to the largest file; no allocation or zeroing per file
-      std::string_view bytes = read_file_into(wf.path, buffer);
-      sizes[i] = bytes.size();
-      scan_buffer(bytes, kind, wf.display, rules, per_file[i]);
-    } catch (const InputError& e) {
-      per_file[i].push_back(input_error_finding(wf.display, e.problem()));
-    }
-    size_t d = done.fetch_add(1) + 1;
-    if (options.progress) options.progress(d, walked.files.size());
-  });
-
-  for (size_t i = 0; i < walked.files.size(); ++i) {
-    switch (classify_file(walked.files[i].path)) {
+  for (ScannedFile& sf : files) {
+    switch (sf.kind) {
       case FileKind::python: ++result.files.python; break;
       case FileKind::shell: ++result.files.shell; break;
       case FileKind::cuda_source: ++result.files.cuda_source; break;
       case FileKind::dependency_list: ++result.files.dependency_list; break;
       case FileKind::other: ++result.files.python; break;
     }
-    result.files.bytes += sizes[i];
-    for (auto& f : per_file[i]) {
+    result.files.bytes += sf.bytes;
+    for (auto& f : sf.findings) {
       if (f.rule == "input-error") ++result.file_errors;
       if (selected(f, options)) result.findings.push_back(std::move(f));
     }

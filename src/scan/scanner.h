@@ -13,8 +13,9 @@ namespace banjia::scan {
 
 enum class FileKind { python, shell, cuda_source, dependency_list, other };
 std::string_view to_string(FileKind k);
-// Classifies by name: .py/.pyi, .sh/.bash, .cu/.cuh/.cpp/.cc/.cxx/.h/.hpp, requirements*.txt, pyproject.toml.
-FileKind classify_file(const std::filesystem::path& path);
+// Classifies a file by its name (no directory): .py/.pyi, .sh/.bash, .cu/.cuh/.cpp/.cc/.cxx/.h/.hpp,
+// requirements*.txt, pyproject.toml.
+FileKind classify_file(std::string_view file_name);
 
 struct ScanOptions {
   std::vector<std::string> exclude_globs;
