@@ -81,7 +81,7 @@ std::optional<ImportStmt> parse_import(const ModuleView& v, const ModuleView::St
 
 ImportTable collect_imports(const ModuleView& view) {
   ImportTable table;
-  for (uint32_t s = 0; s < view.statements.size(); ++s) {
+  for (uint32_t s : view.import_statements) {
     const ModuleView::Statement& stmt = view.statements[s];
     auto parsed = detail::parse_import(view, stmt);
     if (!parsed) continue;

@@ -31,6 +31,7 @@ struct ModuleView {
   struct Statement { uint32_t first_sig, last_sig; int indent_depth; };
   std::vector<Statement> statements;
   UninitVector<uint32_t> stmt_of;  // per sig index: its statement index, or kNoIndex
+  std::vector<uint32_t> import_statements;  // indices of the statements that start with `import` or `from`
   std::vector<uint32_t> name_heads;  // sig indices of Name tokens not preceded by '.' (chain heads)
   std::vector<uint32_t> string_starts;  // sig indices of String and FStringStart tokens, in order
   // Per sig index: the byte of a one-character operator token ('.', '(', '@', ...), else '\0'.

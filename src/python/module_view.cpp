@@ -56,6 +56,7 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
   v.name_heads.clear();
   v.name_heads.reserve(n / 3 + 1);
   v.string_starts.clear();
+  v.import_statements.clear();
   // Raw pointers: stores through match/stmt_of would otherwise force reloads of every vector.
   const uint32_t* sig = v.sig.data();
   int32_t* match = v.match.data();
@@ -135,6 +136,14 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
     }
   }
   end_stmt();
+  // Apart from the loop above: recording them there made the compiler keep less of that loop's state
+  // in registers (+14 % instructions for the whole view).
+  for (uint32_t s = 0; s < v.statements.size(); ++s) {
+    const Token& t = toks[sig[v.statements[s].first_sig]];
+    if (t.kind != TokenKind::Name) continue;
+    const std::string_view word = t.text(src);
+    if (word == "import" || word == "from") v.import_statements.push_back(s);
+  }
 }
 
 std::vector<CallArg> call_arguments(const ModuleView& view, uint32_t open_sig) {

@@ -100,8 +100,15 @@ std::string find_coding_cookie(std::string_view bytes) {
 }
 
 SourceFile decode_source(std::string_view bytes, const std::string& display_path) {
-  if (bytes.size() >= UINT32_MAX) throw InputError(display_path, "file too large to scan (4 GiB or more)");
   SourceFile out;
+  decode_source(bytes, display_path, out);
+  return out;
+}
+
+void decode_source(std::string_view bytes, const std::string& display_path, SourceFile& out) {
+  if (bytes.size() >= UINT32_MAX) throw InputError(display_path, "file too large to scan (4 GiB or more)");
+  out.had_bom = false;
+  out.transcoded = false;
   if (bytes.starts_with(kBom)) {
     out.had_bom = true;
     bytes.remove_prefix(kBom.size());
@@ -128,11 +135,10 @@ SourceFile decode_source(std::string_view bytes, const std::string& display_path
                                    static_cast<unsigned char>(bytes[bad])));
     }
     out.text.assign(bytes);
-    return out;
+    return;
   }
   out.text = transcode(bytes, cookie, name, display_path);
   out.transcoded = out.text != bytes;
-  return out;
 }
 
 }  // namespace banjia::python

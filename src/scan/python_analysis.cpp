@@ -15,7 +15,7 @@ std::unique_ptr<PythonAnalysis> analyse_python(std::string_view bytes, const std
 }
 
 void analyse_python(std::string_view bytes, const std::string& display, PythonAnalysis& a) {
-  a.source = python::decode_source(bytes, display);
+  python::decode_source(bytes, display, a.source);
   python::tokenize(a.source.text, python::FStringMode::py312, a.tokens);
   if (a.tokens.error) {
     const auto& e = *a.tokens.error;
