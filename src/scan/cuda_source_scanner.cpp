@@ -1,5 +1,7 @@
 #include "scan/cuda_source_scanner.h"
 
+#include <algorithm>
+#include <array>
 #include <cctype>
 #include <fmt/format.h>
 
@@ -45,6 +47,12 @@ std::string collapse_spaces(std::string_view s) {
 }  // namespace
 
 std::string blank_comments_and_strings(std::string_view src) {
+  // The bytes that can start a comment or a literal; everything else is skipped by one table load.
+  static constexpr auto kStarts = [] {
+    std::array<bool, 256> t{};
+    t['/'] = t['"'] = t['\''] = true;
+    return t;
+  }();
   std::string out(src);
   size_t i = 0, n = src.size();
   auto blank = [&](size_t from, size_t to) {
@@ -71,14 +79,18 @@ std::string blank_comments_and_strings(std::string_view src) {
       i = k + 1;
     } else {
       ++i;
+      while (i < n && !kStarts[static_cast<unsigned char>(src[i])]) ++i;
     }
   }
   return out;
 }
 
 std::vector<CudaKernel> find_cuda_kernels(std::string_view src) {
+  return find_cuda_kernels(src, blank_comments_and_strings(src));
+}
+
+std::vector<CudaKernel> find_cuda_kernels(std::string_view src, std::string_view clean) {
   std::vector<CudaKernel> kernels;
-  std::string clean = blank_comments_and_strings(src);
   std::string_view s = clean;
   for (size_t i = s.find("__global__"); i != std::string_view::npos; i = s.find("__global__", i + 1)) {
     if (!word_at(s, i, "__global__")) continue;
@@ -100,13 +112,17 @@ std::vector<CudaKernel> find_cuda_kernels(std::string_view src) {
 }
 
 std::vector<OpRegistration> find_op_registrations(std::string_view src) {
+  return find_op_registrations(src, blank_comments_and_strings(src));
+}
+
+std::vector<OpRegistration> find_op_registrations(std::string_view src, std::string_view clean) {
   static const std::string_view kMacros[] = {"PYBIND11_MODULE", "TORCH_LIBRARY_FRAGMENT", "TORCH_LIBRARY_IMPL",
                                              "TORCH_LIBRARY"};
   std::vector<OpRegistration> regs;
-  std::string clean = blank_comments_and_strings(src);
   std::string_view s = clean;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != 'P' && s[i] != 'T') continue;
+  // Every macro starts with one of these two: only their occurrences are candidates.
+  auto next_candidate = [&](size_t from) { return std::min(s.find("PYBIND11_MODULE", from), s.find("TORCH_LIBRARY", from)); };
+  for (size_t i = next_candidate(0); i < s.size(); i = next_candidate(i + 1)) {
     for (auto macro : kMacros) {
       if (!word_at(s, i, macro)) continue;
       size_t open = s.find_first_not_of(" \t", i + macro.size());
@@ -144,15 +160,16 @@ std::vector<OpRegistration> find_op_registrations(std::string_view src) {
 void scan_cuda_source(std::string_view src, const std::string& display, const RuleCatalog& rules,
                       std::vector<Finding>& out) {
   LineIndex lines(src);
+  const std::string clean = blank_comments_and_strings(src);
   if (const Rule* r = rules.find("cuda-kernel")) {
-    for (const auto& k : find_cuda_kernels(src)) {
+    for (const auto& k : find_cuda_kernels(src, clean)) {
       Finding f = make_finding(*r, display, lines, k.offset, k.offset + k.name.size());
       f.message = fmt::format("CUDA kernel `{}`: {}", k.signature, r->message);
       out.push_back(std::move(f));
     }
   }
   if (const Rule* r = rules.find("cuda-op-registration")) {
-    for (const auto& reg : find_op_registrations(src)) {
+    for (const auto& reg : find_op_registrations(src, clean)) {
       Finding f = make_finding(*r, display, lines, reg.offset, reg.offset + reg.macro.size());
       std::string defs;
       for (const auto& d : reg.defs) defs += (defs.empty() ? "" : ", ") + d;

@@ -29,6 +29,9 @@ std::string blank_comments_and_strings(std::string_view src);
 
 std::vector<CudaKernel> find_cuda_kernels(std::string_view src);
 std::vector<OpRegistration> find_op_registrations(std::string_view src);
+// Same, given `clean` = blank_comments_and_strings(src) (computed once for both).
+std::vector<CudaKernel> find_cuda_kernels(std::string_view src, std::string_view clean);
+std::vector<OpRegistration> find_op_registrations(std::string_view src, std::string_view clean);
 
 void scan_cuda_source(std::string_view src, const std::string& display, const RuleCatalog& rules,
                       std::vector<Finding>& out);
