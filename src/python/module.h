@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/string_hash.h"
 #include "common/uninit_allocator.h"
 #include "python/tokenizer.h"
 
@@ -87,12 +88,8 @@ struct ImportTable {
   std::optional<std::string> resolve(std::string_view local) const;
   const ImportBinding* binding_for(std::string_view local) const;
 
-  struct Hash {  // lets index be searched with a string_view
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
   // local -> bindings index that resolve() uses; built by collect_imports (rebuild_index() after edits).
-  std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> index;
+  std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> index;
   void rebuild_index();
 };
 ImportTable collect_imports(const ModuleView& view);

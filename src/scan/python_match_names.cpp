@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "common/string_hash.h"
 #include "scan/python_matches.h"
 
 namespace banjia::scan {
@@ -80,7 +81,7 @@ uint32_t find_name_token(const PythonAnalysis& a, uint32_t first, uint32_t last,
 void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out) {
   // 1. Uses of imported names (not inside import statements).
   // Per import binding: is every use an automatic module rewrite? Then the import itself is rewritten.
-  std::unordered_map<std::string_view, bool> binding_all_automatic;
+  std::unordered_map<std::string_view, bool, StringHash> binding_all_automatic;
   for (const auto& ref : a.dotted.refs) {
     if (ref.qualified.empty() || ref.in_import_stmt) continue;
     if (!rules.has_qualified_root(first_component(ref.qualified))) continue;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/diagnostic.h"
+#include "common/string_hash.h"
 
 namespace banjia::scan {
 
@@ -102,11 +103,7 @@ class RuleCatalog {
  private:
   void index();
   // Transparent hashing: lookups by string_view allocate nothing (scan looks up every dotted name).
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  using Index = std::unordered_map<std::string, size_t, Hash, std::equal_to<>>;
+  using Index = std::unordered_map<std::string, size_t, StringHash, std::equal_to<>>;
   std::vector<Rule> rules_;
   Index by_id_;
   Index import_modules_;
@@ -119,7 +116,7 @@ class RuleCatalog {
     static constexpr size_t none = SIZE_MAX;
     size_t exact = none, prefix = none, exact_only = none;  // rule indices
   };
-  std::unordered_map<std::string, QualifiedNode, Hash, std::equal_to<>> qualified_tree_;
+  std::unordered_map<std::string, QualifiedNode, StringHash, std::equal_to<>> qualified_tree_;
 };
 
 std::string_view to_string(MatchKind k);
