@@ -6,6 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 namespace banjia::python::lex {
 
@@ -53,6 +56,29 @@ inline constexpr std::array<bool, 256> kNameChar = [] {
   for (int c = 0; c < 256; ++c) t[static_cast<size_t>(c)] = is_name_char(static_cast<char>(c));
   return t;
 }();
+
+// End of the run of identifier characters from i, in text that is all ASCII (the fast path's
+// precondition: kNameChar also takes every byte >= 0x80, this does not). Sixteen bytes per step with
+// SSE2 (x86-64's baseline): names vary in length, and the byte loop's exit branch, mispredicted
+// for nearly every name, cost more than the test itself.
+inline size_t ascii_name_end(std::string_view s, size_t i) {
+#ifdef __SSE2__
+  const char* p = s.data();
+  for (; i + 16 <= s.size(); i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    const __m128i folded = _mm_or_si128(x, _mm_set1_epi8(0x20));  // 'A'-'Z' -> 'a'-'z'
+    const __m128i letter =
+        _mm_and_si128(_mm_cmpgt_epi8(folded, _mm_set1_epi8('a' - 1)), _mm_cmplt_epi8(folded, _mm_set1_epi8('z' + 1)));
+    const __m128i digit =
+        _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+    const __m128i name = _mm_or_si128(_mm_or_si128(letter, digit), _mm_cmpeq_epi8(x, _mm_set1_epi8('_')));
+    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(name));
+    if (mask != 0xFFFF) return i + static_cast<size_t>(__builtin_ctz(~mask));
+  }
+#endif
+  while (i < s.size() && kNameChar[static_cast<unsigned char>(s[i])]) ++i;
+  return i;
+}
 
 // Length of the line terminator at i ("\r\n", "\n", or a lone "\r"), 0 if none.
 inline size_t newline_len(std::string_view s, size_t i) {

@@ -32,7 +32,7 @@ void Lexer::scan_plain_run() {
         [[fallthrough]];
       }
       case lex::CharClass::Name:
-        while (++i < n && lex::kNameChar[static_cast<unsigned char>(s[i])]) {}
+        i = lex::ascii_name_end(s, b + 1);
         kind = TokenKind::Name;
         break;
       case lex::CharClass::Dot:
