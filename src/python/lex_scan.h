@@ -80,6 +80,20 @@ inline size_t ascii_name_end(std::string_view s, size_t i) {
   return i;
 }
 
+// The first byte at or after i that is not a space (or s.size()), sixteen bytes per step:
+// indentation is nearly always spaces, measured at every statement start.
+inline size_t skip_spaces(std::string_view s, size_t i) {
+#ifdef __SSE2__
+  for (; i + 16 <= s.size(); i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' '))));
+    if (mask != 0xFFFF) return i + static_cast<size_t>(__builtin_ctz(~mask));
+  }
+#endif
+  while (i < s.size() && s[i] == ' ') ++i;
+  return i;
+}
+
 // Length of the line terminator at i ("\r\n", "\n", or a lone "\r"), 0 if none.
 inline size_t newline_len(std::string_view s, size_t i) {
   char c = at(s, i);

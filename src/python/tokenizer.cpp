@@ -124,8 +124,8 @@ void Lexer::run() {
 // Mirrors tokenize.py at a new statement: measure indentation (tab stops of 8, form feed resets),
 // pass blank and comment-only lines through as COMMENT/NL, then emit INDENT or DEDENTs.
 bool Lexer::line_start() {
-  size_t j = i_;
-  uint32_t column = 0;
+  size_t j = lex::skip_spaces(s_, i_);  // spaces first: one column each
+  uint32_t column = static_cast<uint32_t>(j - i_);
   for (; j < n_; ++j) {
     char c = s_[j];
     if (c == ' ') ++column;
