@@ -42,3 +42,16 @@ TEST(AsciiNameEnd, NameRunningToTheEndOfTheText) {
     EXPECT_EQ(ascii_name_end(text, 0), len);
   }
 }
+
+TEST(SkipSpaces, StopsAtTheFirstOtherByteOrTheEnd) {
+  using banjia::python::lex::skip_spaces;
+  for (size_t run = 0; run <= 40; ++run) {
+    for (std::string after : {"", "\t", "\f", "x", "\n", "  \t"}) {
+      const std::string text = "ab" + std::string(run, ' ') + after;
+      std::unique_ptr<char[]> buf(new char[text.size()]);
+      text.copy(buf.get(), text.size());
+      const size_t expect = 2 + run + (after.starts_with("  ") ? 2 : 0);
+      EXPECT_EQ(skip_spaces(std::string_view(buf.get(), text.size()), 2), expect) << run << " then " << after.size();
+    }
+  }
+}
