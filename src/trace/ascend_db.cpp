@@ -1,5 +1,6 @@
 #include "trace/ascend_db.h"
 
+#include <fmt/format.h>
 #include <sqlite3.h>
 #include <unordered_map>
 
@@ -9,10 +10,30 @@
 namespace banjia::trace {
 
 namespace {
+// torch_npu writes its .db in WAL mode. Even a read-only connection to a WAL database creates the
+// -wal and -shm files beside it, and leaves them there (only a writer removes them), and it fails
+// where the directory is read-only: reading a profile must not change the user's directory. So the
+// file is opened `immutable` (no locks, no side files) unless a non-empty -wal file is there, that is
+// commits a writer never folded into the database (a profiler that did not close it): only a
+// normal read-only open sees those, at the price of the side files.
+std::string open_uri(const std::filesystem::path& p) {
+  std::error_code ec;
+  const auto wal_size = std::filesystem::file_size(p.string() + "-wal", ec);
+  const bool pending_wal = !ec && wal_size > 0;
+  std::string uri = "file:";
+  // Absolute, so that a path starting with "//" cannot read as a URI authority; '%', '?' and '#'
+  // would end or escape the path part of the URI.
+  for (char c : std::filesystem::absolute(p).lexically_normal().string()) {
+    if (c == '%' || c == '?' || c == '#') uri += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+    else uri += c;
+  }
+  return pending_wal ? uri : uri + "?immutable=1";
+}
+
 class Db {
  public:
   explicit Db(const std::filesystem::path& p) : file_(p.string()) {
-    if (sqlite3_open_v2(file_.c_str(), &db_, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK)
+    if (sqlite3_open_v2(open_uri(p).c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK)
       throw InputError(file_, "cannot open SQLite database");
   }
   ~Db() { sqlite3_close(db_); }

@@ -3,6 +3,8 @@ format and the cluster view. Expected values come from the profiler's own step_t
 analysis.db, or from Python over kernel_details.csv and trace_view.json."""
 import csv
 import json
+import os
+import shutil
 import sqlite3
 
 import pytest
@@ -78,6 +80,45 @@ def test_sqlite_export_equals_analysis_db(run, fixtures):
     # The .db file itself is accepted too.
     db = d / "ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db"
     assert summary(run, db)["summary"]["traces"][0]["steps"][0]["compute_us"] == pytest.approx(rows[0][1], abs=1e-3)
+
+
+DB = "ascend/msinsight/db/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db"
+
+
+def step_names(run, db):
+    return [s["name"] for s in summary(run, db)["summary"]["traces"][0]["steps"]]
+
+
+@pytest.mark.parametrize("dirname", ["plain", "odd %41 ?x=1 #frag"])
+def test_reading_the_wal_database_leaves_its_directory_as_it_was(run, fixtures, tmp_path, dirname):
+    # torch_npu writes the .db in WAL mode; a read-only SQLite open would leave -wal and -shm files.
+    d = tmp_path / dirname
+    d.mkdir()
+    db = d / "ascend_pytorch_profiler_0.db"
+    shutil.copyfile(fixtures / DB, db)
+    header = (fixtures / DB).read_bytes()[:100]
+    assert header[18] == header[19] == 2  # SQLite file format: read/write version 2 = WAL
+    with sqlite3.connect(f"file:{fixtures / DB}?immutable=1", uri=True) as con:
+        (step,) = con.execute("SELECT id FROM STEP_TIME").fetchone()
+    before = sorted(os.listdir(d))
+    assert f"ProfilerStep#{step}" in step_names(run, db)
+    assert sorted(os.listdir(d)) == before
+
+
+def test_commits_still_in_the_wal_file_are_read(run, fixtures, tmp_path):
+    # A writer that never closed the database: its last commit is only in the -wal file.
+    live, copy = tmp_path / "live", tmp_path / "copy"
+    live.mkdir()
+    copy.mkdir()
+    shutil.copyfile(fixtures / DB, live / "p.db")
+    con = sqlite3.connect(live / "p.db")
+    con.execute("PRAGMA wal_autocheckpoint=0")
+    con.execute("UPDATE STEP_TIME SET id = 4242")
+    con.commit()
+    for name in ("p.db", "p.db-wal"):
+        shutil.copyfile(live / name, copy / name)
+    con.close()
+    assert "ProfilerStep#4242" in step_names(run, copy / "p.db")
 
 
 def test_older_output_without_trace_view(run, fixtures):
