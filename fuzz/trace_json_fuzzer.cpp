@@ -16,7 +16,7 @@
 #include "common/errors.h"
 #include "fuzz_check.h"
 #include "fuzz_files.h"
-#include "trace/decimal_time.h"
+#include "trace_checks.h"
 #include "trace/json_trace_reader.h"
 
 using namespace banjia;
@@ -25,37 +25,9 @@ using namespace banjia::trace;
 namespace {
 const FuzzDir dir("trace_json");
 
-struct Shape {  // what two reads of the same bytes must agree on
-  size_t events, flows, processes, missing, negative;
-  bool operator==(const Shape&) const = default;
-};
-
-Shape check(const TraceData& t) {
-  size_t n = t.size();
-  FUZZ_CHECK(n > 0, "a trace that loads has complete events");
-  for (size_t s : {t.name.size(), t.cat.size(), t.shape.size(), t.task_type.size(), t.dur.size(), t.pid.size(),
-                   t.tid.size(), t.corr.size(), t.ext_id.size(), t.bytes.size(), t.kind.size()})
-    FUZZ_CHECK(s == n, "all event columns have one entry per event");
-  size_t pool = t.strings.size();
-  for (size_t i = 0; i < n; ++i) {
-    FUZZ_CHECK(t.ts[i] != kNone, "complete events have a time");
-    FUZZ_CHECK(t.dur[i] >= 0, "durations are non-negative");
-    FUZZ_CHECK(t.ts[i] >= -kMaxTimeNs && t.ts[i] <= kMaxTimeNs && t.dur[i] <= kMaxTimeNs,
-               "times within +-kMaxTimeNs (so ts + dur cannot overflow)");
-    FUZZ_CHECK(t.name[i] < pool && t.cat[i] < pool && t.shape[i] < pool && t.task_type[i] < pool,
-               "string ids inside the pool");
-    (void)t.name_of(i);
-  }
-  for (const Flow& f : t.flows) {
-    FUZZ_CHECK(f.ph == 's' || f.ph == 'f', "flows are starts or finishes");
-    FUZZ_CHECK(f.cat < pool && (!f.string_id || f.id < pool), "flow string ids inside the pool");
-  }
-  return {n, t.flows.size(), t.process_names.size(), t.missing_fields, t.negative_durations};
-}
-
-std::optional<Shape> read(const std::filesystem::path& p, std::optional<size_t> part_bytes) {
+std::optional<TraceShape> read(const std::filesystem::path& p, std::optional<size_t> part_bytes) {
   try {
-    return check(part_bytes ? read_json_trace(p, *part_bytes) : read_json_trace(p));
+    return check_trace(part_bytes ? read_json_trace(p, *part_bytes) : read_json_trace(p));
   } catch (const InputError&) {
     return std::nullopt;
   }
@@ -79,9 +51,9 @@ std::string gzip(std::string_view in) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   auto plain = dir.write("trace.json", text);
-  std::optional<Shape> first = read(plain, std::nullopt);
+  std::optional<TraceShape> first = read(plain, std::nullopt);
   FUZZ_CHECK(read(plain, std::nullopt) == first, "reading the same bytes twice gives the same events");
-  std::optional<Shape> whole = read(plain, 0), tiny = read(plain, 512);
+  std::optional<TraceShape> whole = read(plain, 0), tiny = read(plain, 512);
   // Splitting is a layout shortcut: where the parts and the whole document both load, they agree.
   if (whole && first) FUZZ_CHECK(whole->events == first->events, "whole-document and parted reads agree");
   if (whole && tiny) FUZZ_CHECK(whole->events == tiny->events, "whole-document and tiny-part reads agree");

@@ -13,7 +13,7 @@ SHARED=../shared/fixtures
 # harness -> max input length (bytes): large enough for a real file's interesting structure,
 # small enough to keep executions per second high.
 declare -A MAX_LEN=([python_tokenizer]=8192 [rewrite]=4096 [env_parse]=4096 [csv]=8192 [bench_run]=4096 [scan_deps]=4096
-  [trace_json]=16384 [ascend_csv]=8192 [npy]=16384 [msprobe_dump]=8192)
+  [trace_json]=16384 [ascend_csv]=8192 [ascend_db]=16384 [npy]=16384 [msprobe_dump]=8192)
 # Seeds used in place (read-only; libFuzzer reads directories recursively): referenced by path, not
 # copied into fuzz/corpus.
 declare -A EXTRA=(
@@ -29,7 +29,7 @@ declare -A EXTRA=(
   [msprobe_dump]="$SHARED/msprobe $SHARED/gpu-h200/dumps/tinygpt_cpu_fp32"
 )
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -eq 0 ] && HARNESSES=(python_tokenizer rewrite env_parse csv bench_run scan_deps trace_json ascend_csv npy msprobe_dump)
+[ ${#HARNESSES[@]} -eq 0 ] && HARNESSES=(python_tokenizer rewrite env_parse csv bench_run scan_deps trace_json ascend_csv ascend_db npy msprobe_dump)
 
 if [ ! -f "$BUILD/build.ninja" ]; then
   CC=clang-14 CXX=clang++-14 cmake -S . -B "$BUILD" -G Ninja -DBANJIA_FUZZ=ON -DBANJIA_TESTS=OFF \

@@ -105,7 +105,10 @@ TraceData read_ascend_db(const std::filesystem::path& path) {
     return it == sid.end() ? 0 : it->second;
   };
   auto push = [&](uint32_t name, uint32_t cat, int64_t s, int64_t e, int64_t pid, int64_t tid, uint32_t task, int64_t corr) {
-    if (s == kNone || e == kNone) {
+    // Times beyond +-kMaxTimeNs (or a span longer than it) are not real: dropping them keeps every
+    // later ts + dur and difference of ends inside int64, as the other readers do.
+    auto in_range = [](int64_t v) { return v != kNone && v >= -kMaxTimeNs && v <= kMaxTimeNs; };
+    if (!in_range(s) || !in_range(e) || e - s > kMaxTimeNs) {
       ++t.missing_fields;
       return;
     }
