@@ -108,15 +108,20 @@ void resolve_dotted_names(const ModuleView& view, const ImportTable& imports, Do
   const uint32_t n = static_cast<uint32_t>(view.sig.size());
   const NameFilter filter(imports);
   uint32_t skip_until = 0;  // sig index just past the last import statement handled
+  size_t next_import = 0;   // view.import_statements not yet passed (both are in source order)
   for (uint32_t k : view.name_heads) {
     if (k < skip_until) continue;
-    uint32_t s = view.stmt_of[k];
-    if (s != kNoIndex && view.statements[s].first_sig == k &&
-        (view.is_name(k, "import") || view.is_name(k, "from"))) {
-      if (auto st = detail::parse_import(view, view.statements[s])) {
-        import_refs(view, *st, out);
-        skip_until = view.statements[s].last_sig + 1;
-        continue;
+    while (next_import < view.import_statements.size() &&
+           view.statements[view.import_statements[next_import]].first_sig < k)
+      ++next_import;
+    if (next_import < view.import_statements.size()) {
+      const ModuleView::Statement& stmt = view.statements[view.import_statements[next_import]];
+      if (stmt.first_sig == k) {
+        if (auto st = detail::parse_import(view, stmt)) {
+          import_refs(view, *st, out);
+          skip_until = stmt.last_sig + 1;
+          continue;
+        }
       }
     }
     std::string_view head = view.text(k);
