@@ -1,6 +1,7 @@
 // Rewrite engine (migrate::rewrite_python) with the built-in rule catalogue. Properties: when the
 // input tokenizes without error so does the output, and rewriting the output changes nothing
-// (migrating twice equals migrating once).
+// (migrating twice equals migrating once). Also the scan prefilter's soundness: a file it turns
+// away has no match (scan/python_prefilter.h).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -10,6 +11,8 @@
 #include "fuzz_check.h"
 #include "migrate/python_rewriter.h"
 #include "python/source.h"
+#include "scan/python_matches.h"
+#include "scan/python_prefilter.h"
 #include "python/tokenizer.h"
 
 using namespace banjia;
@@ -24,11 +27,24 @@ bool tokenizes(std::string_view bytes) {
     return false;
   }
 }
+
+void check_prefilter(std::string_view src, const scan::RuleCatalog& rules) {
+  static const scan::PythonPrefilter filter = scan::PythonPrefilter::for_rules(rules);
+  scan::PythonAnalysis a;
+  try {
+    scan::analyse_python(src, "fuzz.py", a);
+  } catch (const InputError&) {
+    return;  // scan reports the input error; the filter is not asked
+  }
+  if (!filter.may_match(a.text(), a.tokens))
+    FUZZ_CHECK(scan::match_python(a, rules).empty(), "the prefilter turns away only files without a match");
+}
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view src(reinterpret_cast<const char*>(data), size);
   const auto& rules = scan::RuleCatalog::builtin();
+  check_prefilter(src, rules);
   for (bool annotate : {false, true}) {
     migrate::RewriteOptions opt;
     opt.annotate = annotate;

@@ -33,9 +33,8 @@ std::string rule_list_text(const scan::RuleCatalog& rules) {
 }
 
 int run_scan(const ScanArgs& args) {
-  const auto& rules = scan::RuleCatalog::builtin();
   if (args.list_rules) {
-    std::fputs(rule_list_text(rules).c_str(), stdout);
+    std::fputs(rule_list_text(scan::RuleCatalog::builtin()).c_str(), stdout);
     return kExitOk;
   }
   scan::ScanOptions opts;
@@ -52,8 +51,11 @@ int run_scan(const ScanArgs& args) {
       std::fprintf(stderr, "\rscanning %zu/%zu files%s", done, total, done == total ? "\r\x1b[K" : "");
     };
   }
+  // The rule catalogue is not loaded here: the first file a worker scans loads it, while the walk
+  // is still finding files (parsing it first would be a few serial milliseconds of every scan).
   scan::ScanResult result = scan::scan_paths(args.paths, opts);
   scan::ScanSummary summary = scan::summarise(result);
+  const auto& rules = scan::RuleCatalog::builtin();
 
   Report report;
   report.command = "scan";

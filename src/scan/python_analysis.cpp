@@ -15,6 +15,11 @@ std::unique_ptr<PythonAnalysis> analyse_python(std::string_view bytes, const std
 }
 
 void analyse_python(std::string_view bytes, const std::string& display, PythonAnalysis& a) {
+  tokenize_python(bytes, display, a);
+  analyse_structure(a);
+}
+
+void tokenize_python(std::string_view bytes, const std::string& display, PythonAnalysis& a) {
   python::decode_source(bytes, display, a.source);
   python::tokenize(a.source.text, python::FStringMode::py312, a.tokens);
   if (a.tokens.error) {
@@ -22,6 +27,9 @@ void analyse_python(std::string_view bytes, const std::string& display, PythonAn
     throw InputError(display, "syntax error at line " + std::to_string(e.line) + ", column " +
                                   std::to_string(e.col + 1) + ": " + e.message);
   }
+}
+
+void analyse_structure(PythonAnalysis& a) {
   python::build_view(a.source.text, a.tokens, a.view);
   a.imports = python::collect_imports(a.view);
   python::resolve_dotted_names(a.view, a.imports, a.dotted);

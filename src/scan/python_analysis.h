@@ -39,6 +39,10 @@ std::unique_ptr<PythonAnalysis> analyse_python(std::string_view bytes, const std
 // Same, into `into`, reusing its buffers: scanning thousands of files with one PythonAnalysis per
 // thread saves allocating and page-faulting token, view and name memory for every file.
 void analyse_python(std::string_view bytes, const std::string& display, PythonAnalysis& into);
+// The two halves of analyse_python: decode and tokenize (every input error is found here), then the
+// view, import table and dotted names. `scan` asks its prefilter in between.
+void tokenize_python(std::string_view bytes, const std::string& display, PythonAnalysis& into);
+void analyse_structure(PythonAnalysis& a);
 
 // For a '(' at sig index `open_sig`: the callee's qualified name if it resolves through the imports,
 // else the written dotted chain ("x.to" -> "x.to"); empty when the callee is not a name chain.

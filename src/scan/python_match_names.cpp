@@ -188,4 +188,15 @@ void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<
   }
 }
 
+void add_name_needles(const RuleCatalog& rules, PythonNeedles& needles) {
+  // Attribute names first: `cuda` then also stands for every torch.cuda name added below.
+  for (const Rule* r : rules.of_kind(MatchKind::attribute)) needles.add_name(r->name);
+  // An import matches its module or a submodule: the module's components are Name tokens.
+  for (const Rule* r : rules.of_kind(MatchKind::import_module))
+    for (const auto& m : r->modules) needles.add_dotted(m);
+  for (MatchKind kind : {MatchKind::qualified, MatchKind::keyword_arg})
+    for (const Rule* r : rules.of_kind(kind))
+      for (const auto& n : r->names) needles.add_dotted(n);
+}
+
 }  // namespace banjia::scan

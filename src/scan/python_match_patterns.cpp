@@ -45,6 +45,8 @@ bool contains(const std::vector<std::string>& v, std::string_view s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
+constexpr std::string_view kSoftmax = "softmax";
+
 // `softmax(...)` at sig index si whose arguments hold a product (`@`, matmul, bmm, einsum) and a
 // transpose: hand-written attention.
 template <class Emit>
@@ -125,9 +127,19 @@ void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vect
     a.view.for_each_op1('(', [&](uint32_t open) {
       if (open == 0) return;
       const uint32_t si = open - 1;
-      if (op1[si] == '\0' && a.sig_is_name(si) && a.sig_text(si) == "softmax") match_attention(a, attention, si, emit);
+      if (op1[si] == '\0' && a.sig_is_name(si) && a.sig_text(si) == kSoftmax) match_attention(a, attention, si, emit);
     });
   }
+}
+
+void add_pattern_needles(const RuleCatalog& rules, PythonNeedles& needles) {
+  for (const Rule* r : rules.of_kind(MatchKind::loop_call)) {
+    for (const auto& n : r->names) needles.add_dotted(n);
+    if (r->op == "@") needles.binary_at = true;
+  }
+  for (const Rule* r : rules.of_kind(MatchKind::loop_method))
+    for (const auto& n : r->names) needles.add_name(n, /*attribute_only=*/true);
+  if (!rules.of_kind(MatchKind::attention_pattern).empty()) needles.add_name(kSoftmax);
 }
 
 }  // namespace banjia::scan

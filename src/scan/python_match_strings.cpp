@@ -53,9 +53,13 @@ std::optional<Literal> literal_at(const PythonAnalysis& a, uint32_t si) {
   return std::nullopt;
 }
 
+// What the literals below start with: the prefilter's needles (add_string_needles) are these.
+constexpr std::string_view kCudaDevice = "cuda";
+constexpr std::string_view kNccl = "nccl", kNcclUpper = "NCCL";
+
 bool is_cuda_device_value(const Literal& l) {
   std::string_view v = l.value;
-  if (v == "cuda") return l.complete;
+  if (v == kCudaDevice) return l.complete;
   if (!v.starts_with("cuda:")) return false;
   std::string_view rest = v.substr(5);
   if (!l.complete) return rest.empty();  // f"cuda:{rank}"
@@ -201,13 +205,13 @@ void match_strings(const PythonAnalysis& a, const RuleCatalog& rules, const EnvN
     std::string_view v = lit->value;
     const Rule* hit = nullptr;
     std::optional<TextEdit> edit;
-    if (device && (v.starts_with("cuda")) && is_cuda_device_value(*lit)) {
+    if (device && v.starts_with(kCudaDevice) && is_cuda_device_value(*lit)) {
       Position p = position_of(a, *lit);
       if (is_device_position(a, p)) {
         hit = device;
         edit = replace_in_value(*lit, device->rewrite_from, device->rewrite_to);
       }
-    } else if ((v == "nccl" || v == "NCCL") && lit->complete) {
+    } else if ((v == kNccl || v == kNcclUpper) && lit->complete) {
       Position p = position_of(a, *lit);
       if (backend && is_backend_position(a, p)) {
         hit = backend;
@@ -215,7 +219,7 @@ void match_strings(const PythonAnalysis& a, const RuleCatalog& rules, const EnvN
       } else {
         hit = backend_other;
       }
-    } else if (lit->complete && env.is_cuda_name && env.is_cuda_name(v)) {
+    } else if (lit->complete && env.is_cuda_name(v)) {
       Position p = position_of(a, *lit);
       if (is_env_position(a, p)) {
         auto eq = env.equivalent ? env.equivalent(v) : std::nullopt;
@@ -238,6 +242,16 @@ void match_strings(const PythonAnalysis& a, const RuleCatalog& rules, const EnvN
     }
     si = lit->last_sig;
   }
+}
+
+void add_string_needles(const RuleCatalog& rules, const EnvNameTable& env, PythonNeedles& needles) {
+  if (!rules.of_kind(MatchKind::device_string).empty()) needles.add_string_prefix(kCudaDevice);
+  if (!rules.of_kind(MatchKind::backend_string).empty()) {
+    needles.add_string_prefix(kNccl);
+    needles.add_string_prefix(kNcclUpper);
+  }
+  if (!rules.of_kind(MatchKind::env_name).empty())
+    for (const auto& p : env.cuda_prefixes) needles.add_string_prefix(p);
 }
 
 }  // namespace banjia::scan

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "scan/python_analysis.h"
+#include "scan/python_prefilter.h"
 #include "scan/rule_catalog.h"
 
 namespace banjia::scan {
@@ -31,14 +32,20 @@ struct PyMatch {
 struct EnvNameTable {
   // Ascend equivalent of a CUDA/NCCL variable, if documented.
   std::function<std::optional<std::string>(std::string_view)> equivalent;
-  // True for names that look CUDA/NCCL-specific (CUDA_*, NCCL_*, PYTORCH_CUDA_*, ...).
-  std::function<bool(std::string_view)> is_cuda_name;
+  // Names that look CUDA/NCCL-specific start with one of these (CUDA_, NCCL_, PYTORCH_CUDA_, ...).
+  std::vector<std::string> cuda_prefixes;
+  bool is_cuda_name(std::string_view name) const;
 };
 
 void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
 void match_strings(const PythonAnalysis& a, const RuleCatalog& rules, const EnvNameTable& env,
                    std::vector<PyMatch>& out);
 void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
+
+// What each family cannot match without (see python_prefilter.h), declared next to its matcher.
+void add_name_needles(const RuleCatalog& rules, PythonNeedles& needles);
+void add_string_needles(const RuleCatalog& rules, const EnvNameTable& env, PythonNeedles& needles);
+void add_pattern_needles(const RuleCatalog& rules, PythonNeedles& needles);
 
 // All matchers, in a stable order (by first token, then rule id); duplicate edits removed.
 std::vector<PyMatch> match_python(const PythonAnalysis& a, const RuleCatalog& rules);

@@ -1,6 +1,7 @@
 #include "scan/python_scanner.h"
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 
 namespace banjia::scan {
@@ -53,10 +54,26 @@ Finding finding_for_match(const PythonAnalysis& a, const PyMatch& m, const std::
   return f;
 }
 
+namespace {
+// Built once per thread and catalogue (a revision never repeats, so a new catalogue at the address
+// of a freed one is not mistaken for it).
+const PythonPrefilter& prefilter_for(const RuleCatalog& rules) {
+  thread_local uint64_t built_for = 0;
+  thread_local std::optional<PythonPrefilter> prefilter;
+  if (!prefilter || built_for != rules.revision()) {
+    prefilter.emplace(PythonPrefilter::for_rules(rules));
+    built_for = rules.revision();
+  }
+  return *prefilter;
+}
+}  // namespace
+
 void scan_python(std::string_view bytes, const std::string& display, const RuleCatalog& rules,
                  std::vector<Finding>& out) {
   thread_local PythonAnalysis a;  // buffers reused across the files this thread scans
-  analyse_python(bytes, display, a);
+  tokenize_python(bytes, display, a);
+  if (!prefilter_for(rules).may_match(a.text(), a.tokens)) return;
+  analyse_structure(a);
   for (const auto& m : match_python(a, rules)) out.push_back(finding_for_match(a, m, display));
 }
 

@@ -1,6 +1,7 @@
 #include "scan/rule_catalog.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "common/toml_document.h"
 
@@ -120,7 +121,13 @@ std::string_view to_string(MatchKind k) {
   return "?";
 }
 
+uint64_t RuleCatalog::next_revision() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 void RuleCatalog::add_toml(std::string_view text, const std::string& file) {
+  revision_ = next_revision();
   toml::table doc = parse_toml(text, file);
   const toml::array* rules = doc["rule"].as_array();
   if (!rules) throw InputError(file, "no [[rule]] entries");

@@ -3,6 +3,7 @@
 // src/migrate/; a rule only names them.
 #pragma once
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -89,6 +90,9 @@ class RuleCatalog {
   static const RuleCatalog& builtin();
 
   const std::vector<Rule>& rules() const { return rules_; }
+  // Changes with every add_toml and differs between catalogues built apart: what is derived from a
+  // catalogue (the scan prefilter) can be cached under it.
+  uint64_t revision() const { return revision_; }
   const Rule* find(std::string_view id) const;
 
   // The qualified rule with the longest name matching `qualified` (exact, or prefix for prefix rules).
@@ -104,7 +108,9 @@ class RuleCatalog {
   void index();
   // Transparent hashing: lookups by string_view allocate nothing (scan looks up every dotted name).
   using Index = std::unordered_map<std::string, size_t, StringHash, std::equal_to<>>;
+  static uint64_t next_revision();
   std::vector<Rule> rules_;
+  uint64_t revision_ = next_revision();
   Index by_id_;
   Index import_modules_;
   std::array<std::vector<const Rule*>, static_cast<size_t>(MatchKind::requirement) + 1> by_kind_;

@@ -1,0 +1,64 @@
+// Can any Python rule match this file at all? Answered from the tokens alone, before the view,
+// import table and dotted names are built (about half the cost of scanning a file): in a typical
+// tree most files use no CUDA API, and those skip the rest (semgrep's rule pre-filtering, by token).
+//
+// Each matcher family names what it cannot match without (`add_*_needles` in python_match_*.cpp,
+// next to the matching code): a Name token, a string literal's leading text, or a binary `@`. The
+// filter is sound by construction: a file the filter turns away has no match (tests check that
+// property over Debian's torch package and the stdlib, and fuzz_rewrite checks it on random input).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/string_hash.h"
+#include "python/tokenizer.h"
+
+namespace banjia::scan {
+
+class RuleCatalog;
+
+struct PythonNeedles {
+  // Name tokens that let a matcher fire; attribute_only: only after '.' (`.item()`), which a name
+  // some other needle wants anywhere overrides.
+  std::unordered_map<std::string, bool, StringHash, std::equal_to<>> names;
+  // Leading text of a string literal (after prefix and quotes) or of an f-string's literal part.
+  std::vector<std::string> string_prefixes;
+  bool binary_at = false;  // an `@` operator that does not start a statement (not a decorator)
+
+  void add_name(std::string_view name, bool attribute_only = false);
+  // A dotted API name (`torch.cuda.synchronize`, or a prefix rule's `triton.jit`). Module-level
+  // resolution builds every qualified name from the Name tokens of an import and of the chain at the
+  // use site, so each component of a matched name (or of the prefix it extends) is a Name token of
+  // the file: one component suffices as the needle. The choice only decides how many files pass.
+  void add_dotted(std::string_view dotted);
+  void add_string_prefix(std::string_view prefix);
+};
+
+class PythonPrefilter {
+ public:
+  explicit PythonPrefilter(PythonNeedles needles);
+  // The needles of every Python matcher under `rules` (with the built-in environment table).
+  static PythonPrefilter for_rules(const RuleCatalog& rules);
+
+  // False only when no matcher can fire on the file whose tokens these are.
+  bool may_match(std::string_view text, const python::TokenStream& ts) const;
+
+  const PythonNeedles& needles() const { return needles_; }
+
+ private:
+  bool name_may_match(std::string_view name, bool after_dot) const;
+  bool value_may_match(std::string_view value) const;
+
+  PythonNeedles needles_;
+  // Bit (length - 1) of entry [first byte] is set when a needle name of that length (up to 32)
+  // starts with that byte: most Name tokens are turned away by one table load, without hashing.
+  std::array<uint32_t, 256> name_shapes_{};
+  bool long_names_ = false;  // a needle name longer than 32 bytes (always looked up)
+  std::array<bool, 256> prefix_first_{};
+};
+
+}  // namespace banjia::scan

@@ -1,0 +1,191 @@
+// The scan prefilter may only turn away files on which no matcher fires. The oracle is the full
+// analysis: every file of the corpora (examples/, the rule examples, the stdlib and Debian's torch
+// package) that has a match must pass the filter; and the filter must turn some files away.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "common/errors.h"
+#include "scan/python_analysis.h"
+#include "scan/python_matches.h"
+#include "scan/python_prefilter.h"
+#include "scan/rule_catalog.h"
+
+namespace fs = std::filesystem;
+using banjia::scan::PythonAnalysis;
+using banjia::scan::PythonNeedles;
+using banjia::scan::PythonPrefilter;
+using banjia::scan::RuleCatalog;
+
+namespace {
+
+const PythonPrefilter& builtin_filter() {
+  static const PythonPrefilter p = PythonPrefilter::for_rules(RuleCatalog::builtin());
+  return p;
+}
+
+struct Verdict {
+  bool analysed = false;  // false: not Python text (an input error, decided before the filter)
+  bool matched = false;
+  bool passed = false;
+};
+
+Verdict judge(std::string_view source) {
+  Verdict v;
+  PythonAnalysis a;
+  try {
+    banjia::scan::analyse_python(source, "t.py", a);
+  } catch (const banjia::InputError&) {
+    return v;
+  }
+  v.analysed = true;
+  v.matched = !banjia::scan::match_python(a, RuleCatalog::builtin()).empty();
+  v.passed = builtin_filter().may_match(a.text(), a.tokens);
+  return v;
+}
+
+bool passes(std::string_view source) {
+  Verdict v = judge(source);
+  EXPECT_TRUE(v.analysed) << source;
+  return v.passed;
+}
+
+struct CorpusCount {
+  size_t files = 0, matched = 0, turned_away = 0;
+};
+
+// Judges every .py file under dir; each matched file that the filter turned away fails the test.
+CorpusCount judge_tree(const fs::path& dir) {
+  CorpusCount c;
+  for (const auto& e : fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied)) {
+    if (!e.is_regular_file() || e.path().extension() != ".py") continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    Verdict v = judge(ss.str());
+    if (!v.analysed) continue;
+    ++c.files;
+    c.matched += v.matched;
+    c.turned_away += !v.passed;
+    EXPECT_TRUE(v.passed || !v.matched) << e.path() << ": a rule matches but the prefilter turned the file away";
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST(PythonPrefilter, NoFileWithAMatchIsTurnedAwayInTheExamples) {
+  CorpusCount c = judge_tree(fs::path(BANJIA_SOURCE_DIR) / "examples");
+  EXPECT_GT(c.matched, 0u);
+}
+
+TEST(PythonPrefilter, EveryRuleExampleThatMatchesPasses) {
+  size_t matched = 0;
+  for (const auto& r : RuleCatalog::builtin().rules()) {
+    for (const auto& e : r.examples) {
+      Verdict v = judge(e.before);
+      if (!v.analysed) continue;
+      matched += v.matched;
+      EXPECT_TRUE(v.passed || !v.matched) << r.id << ": " << e.before;
+    }
+  }
+  EXPECT_GT(matched, 20u);
+}
+
+// The installed corpora (scripts/install-deps.sh installs both): thousands of real files.
+TEST(PythonPrefilter, NoFileWithAMatchIsTurnedAwayInTheStdlibAndTorch) {
+  size_t corpora = 0;
+  for (const char* dir : {"/usr/lib/python3.11", "/usr/lib/python3/dist-packages/torch"}) {
+    if (!fs::is_directory(dir)) continue;
+    ++corpora;
+    CorpusCount c = judge_tree(dir);
+    EXPECT_GT(c.files, 500u) << dir;
+    EXPECT_GT(c.turned_away, 0u) << dir << ": the filter turns nothing away";
+    EXPECT_GT(c.matched, 0u) << dir;
+  }
+  if (corpora == 0) GTEST_SKIP() << "neither /usr/lib/python3.11 nor Debian's python3-torch is installed";
+}
+
+TEST(PythonPrefilter, PlainCodeAndCommentsAreTurnedAway) {
+  EXPECT_FALSE(passes("x = 1\nprint(x)\n"));
+  EXPECT_FALSE(passes("# x.cuda() and torch.cuda.synchronize() in a comment\ny = 2\n"));
+  EXPECT_FALSE(passes("s = 'runs on cuda devices'\n"));  // not a device string: does not start with it
+  EXPECT_FALSE(passes("for item in items:\n    total += item\n"));  // `.item()` is wanted, not a name
+}
+
+TEST(PythonPrefilter, NamesOfEveryFamilyPass) {
+  EXPECT_TRUE(passes("x = y.cuda()\n"));
+  EXPECT_TRUE(passes("from torch import cuda as c\nc.synchronize()\n"));
+  EXPECT_TRUE(passes("import flash_attn\n"));
+  EXPECT_TRUE(passes("@triton.jit\ndef k(x): pass\n"));
+  EXPECT_TRUE(passes("for b in batches:\n    loss.item()\n"));
+  EXPECT_TRUE(passes("p = torch.softmax(q @ k.transpose(-1, -2), -1)\n"));
+}
+
+TEST(PythonPrefilter, StringsPassByTheirLeadingText) {
+  EXPECT_TRUE(passes("d = torch.device('cuda:0')\n"));
+  EXPECT_TRUE(passes("x = x.to(f\"cuda:{rank}\")\n"));
+  EXPECT_TRUE(passes("dist.init_process_group(backend=\"nccl\")\n"));
+  EXPECT_TRUE(passes("os.environ['CUDA_VISIBLE_DEVICES'] = '0'\n"));
+  EXPECT_TRUE(passes("v = os.getenv(r'''NCCL_DEBUG''')\n"));
+}
+
+TEST(PythonPrefilter, MatmulOperatorPassesButDecoratorsDoNot) {
+  EXPECT_FALSE(passes("@staticmethod\ndef f(): pass\nclass A:\n    @property\n    def g(self): pass\n"));
+  EXPECT_TRUE(passes("c = a @ b\n"));
+  // A continuation line inside brackets starts with '@' but is no decorator.
+  EXPECT_TRUE(passes("c = (a\n     @ b)\n"));
+}
+
+TEST(PythonNeedles, OneComponentOfADottedNameIsTheNeedle) {
+  PythonNeedles n;
+  n.add_dotted("triton.jit");  // short API name: the longest other component
+  n.add_dotted("torch.mm");    // no other component but the root: the name itself
+  n.add_dotted("torch.nn.functional.linear");
+  EXPECT_TRUE(n.names.contains("triton"));
+  EXPECT_TRUE(n.names.contains("mm"));
+  EXPECT_TRUE(n.names.contains("linear"));
+  EXPECT_FALSE(n.names.contains("torch"));
+  n.add_name("cuda");
+  n.add_dotted("torch.cuda.synchronize");  // `cuda` is already wanted anywhere: nothing added
+  EXPECT_FALSE(n.names.contains("synchronize"));
+  n.add_name("item", /*attribute_only=*/true);
+  EXPECT_TRUE(n.names.at("item"));
+  n.add_name("item");
+  EXPECT_FALSE(n.names.at("item"));  // wanted anywhere by someone: anywhere
+}
+
+TEST(PythonNeedles, StringPrefixesKeepOnlyTheShortest) {
+  PythonNeedles n;
+  n.add_string_prefix("CUDA_");
+  n.add_string_prefix("CUDA");
+  n.add_string_prefix("CUDA_LAUNCH");
+  ASSERT_EQ(n.string_prefixes.size(), 1u);
+  EXPECT_EQ(n.string_prefixes[0], "CUDA");
+}
+
+TEST(PythonPrefilter, BuiltinNeedlesComeFromTheCatalogue) {
+  const PythonNeedles& n = builtin_filter().needles();
+  EXPECT_TRUE(n.names.contains("cuda"));    // attribute rule tensor-cuda-call
+  EXPECT_TRUE(n.names.contains("pynvml"));  // import rule
+  EXPECT_TRUE(n.binary_at);                 // matmul-in-loop's operator
+  EXPECT_FALSE(n.names.contains("torch"));
+}
+
+TEST(RuleCatalogRevision, DiffersBetweenCataloguesAndChangesWithEveryAddition) {
+  RuleCatalog a, b;
+  EXPECT_NE(a.revision(), b.revision());
+  const uint64_t before = a.revision();
+  a.add_toml(R"([[rule]]
+id = "x"
+category = "device"
+severity = "warning"
+fix = "manual"
+message = "m"
+source = "s"
+match = { kind = "attribute", name = "cuda" }
+)", "t.toml");
+  EXPECT_NE(a.revision(), before);
+}
