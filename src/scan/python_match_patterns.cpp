@@ -134,11 +134,11 @@ void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vect
 
 void add_pattern_needles(const RuleCatalog& rules, PythonNeedles& needles) {
   for (const Rule* r : rules.of_kind(MatchKind::loop_call)) {
-    for (const auto& n : r->names) needles.add_dotted(n);
-    if (r->op == "@") needles.binary_at = true;
+    for (const auto& n : r->names) needles.add_dotted(n, {.loop_only = true});
+    if (r->op == "@") needles.binary_at_in_loops = true;
   }
   for (const Rule* r : rules.of_kind(MatchKind::loop_method))
-    for (const auto& n : r->names) needles.add_name(n, /*attribute_only=*/true);
+    for (const auto& n : r->names) needles.add_name(n, {.attribute_only = true, .loop_only = true});
   if (!rules.of_kind(MatchKind::attention_pattern).empty()) needles.add_name(kSoftmax);
 }
 

@@ -54,14 +54,14 @@ std::optional<Literal> literal_at(const PythonAnalysis& a, uint32_t si) {
 }
 
 // What the literals below start with: the prefilter's needles (add_string_needles) are these.
-constexpr std::string_view kCudaDevice = "cuda";
+constexpr std::string_view kCudaDevice = "cuda", kCudaDevicePrefix = "cuda:";
 constexpr std::string_view kNccl = "nccl", kNcclUpper = "NCCL";
 
 bool is_cuda_device_value(const Literal& l) {
   std::string_view v = l.value;
   if (v == kCudaDevice) return l.complete;
-  if (!v.starts_with("cuda:")) return false;
-  std::string_view rest = v.substr(5);
+  if (!v.starts_with(kCudaDevicePrefix)) return false;
+  std::string_view rest = v.substr(kCudaDevicePrefix.size());
   if (!l.complete) return rest.empty();  // f"cuda:{rank}"
   if (rest == "{}") return true;         // "cuda:{}".format(i)
   return !rest.empty() && std::all_of(rest.begin(), rest.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
@@ -245,10 +245,13 @@ void match_strings(const PythonAnalysis& a, const RuleCatalog& rules, const EnvN
 }
 
 void add_string_needles(const RuleCatalog& rules, const EnvNameTable& env, PythonNeedles& needles) {
-  if (!rules.of_kind(MatchKind::device_string).empty()) needles.add_string_prefix(kCudaDevice);
+  if (!rules.of_kind(MatchKind::device_string).empty()) {  // is_cuda_device_value
+    needles.add_string_value(kCudaDevice);
+    needles.add_string_prefix(kCudaDevicePrefix);
+  }
   if (!rules.of_kind(MatchKind::backend_string).empty()) {
-    needles.add_string_prefix(kNccl);
-    needles.add_string_prefix(kNcclUpper);
+    needles.add_string_value(kNccl);
+    needles.add_string_value(kNcclUpper);
   }
   if (!rules.of_kind(MatchKind::env_name).empty())
     for (const auto& p : env.cuda_prefixes) needles.add_string_prefix(p);

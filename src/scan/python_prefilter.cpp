@@ -9,13 +9,15 @@ namespace banjia::scan {
 
 using python::TokenKind;
 
-void PythonNeedles::add_name(std::string_view name, bool attribute_only) {
+void PythonNeedles::add_name(std::string_view name, NameNeedle where) {
   if (name.empty()) return;
-  auto [it, inserted] = names.try_emplace(std::string(name), attribute_only);
-  if (!inserted) it->second = it->second && attribute_only;
+  auto [it, inserted] = names.try_emplace(std::string(name), where);
+  if (inserted) return;
+  it->second.attribute_only = it->second.attribute_only && where.attribute_only;
+  it->second.loop_only = it->second.loop_only && where.loop_only;
 }
 
-void PythonNeedles::add_dotted(std::string_view dotted) {
+void PythonNeedles::add_dotted(std::string_view dotted, NameNeedle where) {
   std::vector<std::string_view> parts;
   for (size_t start = 0;;) {
     size_t dot = dotted.find('.', start);
@@ -23,10 +25,11 @@ void PythonNeedles::add_dotted(std::string_view dotted) {
     if (dot == std::string_view::npos) break;
     start = dot + 1;
   }
-  // A component some needle already wants anywhere costs nothing more (`cuda` for all of torch.cuda).
+  // A component some needle already wants wherever this one is needed costs nothing more (`cuda`
+  // for all of torch.cuda). A component need not follow a '.', so an attribute-only one does not do.
   for (std::string_view p : parts) {
     auto it = names.find(p);
-    if (it != names.end() && !it->second) return;
+    if (it != names.end() && !it->second.attribute_only && (!it->second.loop_only || where.loop_only)) return;
   }
   // Else the API's own name, unless it is a short common word (`triton.jit`, `apex.amp`): then the
   // longest other component. Never `torch`, the root of nearly every name in nearly every file.
@@ -35,7 +38,12 @@ void PythonNeedles::add_dotted(std::string_view dotted) {
     for (size_t i = 0; i + 1 < parts.size(); ++i)
       if (parts[i] != "torch" && parts[i].size() > pick.size()) pick = parts[i];
   }
-  add_name(pick);
+  add_name(pick, {.attribute_only = false, .loop_only = where.loop_only});
+}
+
+void PythonNeedles::add_string_value(std::string_view value) {
+  if (std::find(string_values.begin(), string_values.end(), value) == string_values.end())
+    string_values.emplace_back(value);
 }
 
 void PythonNeedles::add_string_prefix(std::string_view prefix) {
@@ -48,11 +56,13 @@ void PythonNeedles::add_string_prefix(std::string_view prefix) {
 }
 
 PythonPrefilter::PythonPrefilter(PythonNeedles needles) : needles_(std::move(needles)) {
-  for (const auto& [name, attribute_only] : needles_.names) {
+  for (const auto& [name, where] : needles_.names) {
     if (name.size() > 32) long_names_ = true;
     else name_shapes_[static_cast<unsigned char>(name[0])] |= uint32_t{1} << (name.size() - 1);
   }
-  for (const auto& p : needles_.string_prefixes) prefix_first_[static_cast<unsigned char>(p[0])] = true;
+  for (const auto& p : needles_.string_prefixes) string_first_[static_cast<unsigned char>(p[0])] = true;
+  for (const auto& v : needles_.string_values)
+    if (!v.empty()) string_first_[static_cast<unsigned char>(v[0])] = true;
 }
 
 PythonPrefilter PythonPrefilter::for_rules(const RuleCatalog& rules) {
@@ -63,63 +73,105 @@ PythonPrefilter PythonPrefilter::for_rules(const RuleCatalog& rules) {
   return PythonPrefilter(std::move(n));
 }
 
-bool PythonPrefilter::name_may_match(std::string_view name, bool after_dot) const {
+const NameNeedle* PythonPrefilter::name_needle(std::string_view name, bool after_dot) const {
   if (name.size() > 32) {
-    if (!long_names_) return false;
+    if (!long_names_) return nullptr;
   } else if (!(name_shapes_[static_cast<unsigned char>(name[0])] >> (name.size() - 1) & 1)) {
-    return false;
+    return nullptr;
   }
   auto it = needles_.names.find(name);
-  return it != needles_.names.end() && (after_dot || !it->second);
+  return it != needles_.names.end() && (after_dot || !it->second.attribute_only) ? &it->second : nullptr;
 }
 
-bool PythonPrefilter::value_may_match(std::string_view value) const {
-  if (value.empty() || !prefix_first_[static_cast<unsigned char>(value[0])]) return false;
-  return std::any_of(needles_.string_prefixes.begin(), needles_.string_prefixes.end(),
-                     [&](const std::string& p) { return value.starts_with(p); });
+// `whole`: `value` is all of the literal's text (else an f-string part that may go on).
+bool PythonPrefilter::value_may_match(std::string_view value, bool whole) const {
+  if (value.empty() || !string_first_[static_cast<unsigned char>(value[0])]) return false;
+  for (const auto& p : needles_.string_prefixes)
+    if (value.starts_with(p)) return true;
+  for (const auto& v : needles_.string_values)
+    if (whole ? value == v : value.starts_with(v)) return true;
+  return false;
 }
 
 namespace {
-// The literal text of a String token: after its prefix letters and opening quote(s).
+// The literal text of a String token: between its prefix letters and quotes and its closing quotes.
 std::string_view string_value(std::string_view s) {
   size_t p = 0;
   while (p < s.size() && ((s[p] | 0x20) >= 'a' && (s[p] | 0x20) <= 'z')) ++p;
   std::string_view rest = s.substr(p);
-  return rest.substr(rest.starts_with("\"\"\"") || rest.starts_with("'''") ? 3 : std::min<size_t>(1, rest.size()));
+  const size_t q = rest.starts_with("\"\"\"") || rest.starts_with("'''") ? 3 : 1;
+  return rest.size() >= 2 * q ? rest.substr(q, rest.size() - 2 * q) : std::string_view();
 }
 }  // namespace
 
 bool PythonPrefilter::may_match(std::string_view text, const python::TokenStream& ts) const {
+  // Most files are decided by the cheap pass: a needle that counts anywhere, or none at all. Only a
+  // file whose sole needles are the loop advisories' is scanned again, following its loops.
+  const Found found = scan_tokens<false>(text, ts);
+  if (found != Found::in_loop_only) return found == Found::needle;
+  return scan_tokens<true>(text, ts) == Found::needle;
+}
+
+template <bool kTrackLoops>
+PythonPrefilter::Found PythonPrefilter::scan_tokens(std::string_view text, const python::TokenStream& ts) const {
+  Found found = Found::nothing;
   bool line_start = true;  // the previous significant token ends a line, or there is none
   bool after_dot = false;  // the previous significant token is '.'
+  // Inside a loop: an over-approximation of the loop advisories' own test (statements_in_loops in
+  // python_match_patterns.cpp). Every `for`/`while` outside brackets opens a loop at the current
+  // indentation (comprehensions are inside brackets); a line that starts at or left of it closes it.
+  // Loop headers only nest deeper, so the outermost open one decides: one number, no stack.
+  int depth = 0, brackets = 0, loop_depth = -1;
+  // Without loop tracking, a needle that counts only in loops is remembered, and the scan goes on.
+  auto hit = [&](bool loop_only) {
+    if (!loop_only || (kTrackLoops && loop_depth >= 0)) return true;
+    if (!kTrackLoops) found = Found::in_loop_only;
+    return false;
+  };
   for (const python::Token& t : ts.tokens) {
-    char op = '\0';
     switch (t.kind) {
       case TokenKind::Whitespace:
       case TokenKind::Comment:
       case TokenKind::NL:
         continue;
-      case TokenKind::Name:
-        if (name_may_match(t.text(text), after_dot)) return true;
+      case TokenKind::Indent:
+      case TokenKind::Dedent:
+        depth += t.kind == TokenKind::Indent ? 1 : -1;
+        line_start = true;
+        after_dot = false;
+        continue;
+      default:
         break;
+    }
+    if (kTrackLoops && line_start && loop_depth >= depth) loop_depth = -1;
+    char op = '\0';
+    switch (t.kind) {
+      case TokenKind::Name: {
+        const std::string_view name = t.text(text);
+        if (kTrackLoops && brackets == 0 && loop_depth < 0 && (name == "for" || name == "while")) loop_depth = depth;
+        if (const NameNeedle* n = name_needle(name, after_dot); n && hit(n->loop_only)) return Found::needle;
+        break;
+      }
       case TokenKind::String:
-        if (value_may_match(string_value(t.text(text)))) return true;
+        if (value_may_match(string_value(t.text(text)), true)) return Found::needle;
         break;
       case TokenKind::FStringMiddle:
-        if (value_may_match(t.text(text))) return true;
+        if (value_may_match(t.text(text), false)) return Found::needle;
         break;
       case TokenKind::Op:
         if (t.end - t.begin == 1) op = text[t.begin];
-        // A statement's first token is '@' only for a decorator, which is no product.
-        if (op == '@' && needles_.binary_at && !line_start) return true;
+        if (kTrackLoops && (op == '(' || op == '[' || op == '{')) ++brackets;
+        else if (kTrackLoops && (op == ')' || op == ']' || op == '}') && brackets > 0) --brackets;
+        // A line's first token is '@' only for a decorator, which is no product.
+        else if (op == '@' && needles_.binary_at_in_loops && !line_start && hit(true)) return Found::needle;
         break;
       default:
         break;
     }
-    line_start = t.kind == TokenKind::Newline || t.kind == TokenKind::Indent || t.kind == TokenKind::Dedent;
+    line_start = t.kind == TokenKind::Newline;
     after_dot = op == '.';
   }
-  return false;
+  return found;
 }
 
 }  // namespace banjia::scan

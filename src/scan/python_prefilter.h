@@ -3,7 +3,7 @@
 // tree most files use no CUDA API, and those skip the rest (semgrep's rule pre-filtering, by token).
 //
 // Each matcher family names what it cannot match without (`add_*_needles` in python_match_*.cpp,
-// next to the matching code): a Name token, a string literal's leading text, or a binary `@`. The
+// next to the matching code): a Name token, a string literal's text, or a binary `@` in a loop. The
 // filter is sound by construction: a file the filter turns away has no match (tests check that
 // property over Debian's torch package and the stdlib, and fuzz_rewrite checks it on random input).
 #pragma once
@@ -21,20 +21,27 @@ namespace banjia::scan {
 
 class RuleCatalog;
 
-struct PythonNeedles {
-  // Name tokens that let a matcher fire; attribute_only: only after '.' (`.item()`), which a name
-  // some other needle wants anywhere overrides.
-  std::unordered_map<std::string, bool, StringHash, std::equal_to<>> names;
-  // Leading text of a string literal (after prefix and quotes) or of an f-string's literal part.
-  std::vector<std::string> string_prefixes;
-  bool binary_at = false;  // an `@` operator that does not start a statement (not a decorator)
+// Where a Name needle counts. A name several matchers want counts wherever any of them would.
+struct NameNeedle {
+  bool attribute_only = false;  // only after '.' (`.item()`)
+  bool loop_only = false;       // only inside a `for`/`while` (the per-iteration advisories)
+};
 
-  void add_name(std::string_view name, bool attribute_only = false);
+struct PythonNeedles {
+  std::unordered_map<std::string, NameNeedle, StringHash, std::equal_to<>> names;
+  // A string literal's whole text, or its leading text (after prefix and quotes; for an f-string,
+  // its first literal part): "cuda", "nccl"; "cuda:", "CUDA_".
+  std::vector<std::string> string_values;
+  std::vector<std::string> string_prefixes;
+  bool binary_at_in_loops = false;  // an `@` operator (not a decorator) inside a `for`/`while`
+
+  void add_name(std::string_view name, NameNeedle where = {});
   // A dotted API name (`torch.cuda.synchronize`, or a prefix rule's `triton.jit`). Module-level
   // resolution builds every qualified name from the Name tokens of an import and of the chain at the
   // use site, so each component of a matched name (or of the prefix it extends) is a Name token of
   // the file: one component suffices as the needle. The choice only decides how many files pass.
-  void add_dotted(std::string_view dotted);
+  void add_dotted(std::string_view dotted, NameNeedle where = {});
+  void add_string_value(std::string_view value);
   void add_string_prefix(std::string_view prefix);
 };
 
@@ -50,15 +57,21 @@ class PythonPrefilter {
   const PythonNeedles& needles() const { return needles_; }
 
  private:
-  bool name_may_match(std::string_view name, bool after_dot) const;
-  bool value_may_match(std::string_view value) const;
+  // What one pass over the tokens found: nothing, only needles that count inside loops (the pass
+  // did not track loops), or a needle that counts where it stands.
+  enum class Found { nothing, in_loop_only, needle };
+  template <bool kTrackLoops>
+  Found scan_tokens(std::string_view text, const python::TokenStream& ts) const;
+  // The needle `name` names (after '.' or not), or nullptr.
+  const NameNeedle* name_needle(std::string_view name, bool after_dot) const;
+  bool value_may_match(std::string_view value, bool whole) const;
 
   PythonNeedles needles_;
   // Bit (length - 1) of entry [first byte] is set when a needle name of that length (up to 32)
   // starts with that byte: most Name tokens are turned away by one table load, without hashing.
   std::array<uint32_t, 256> name_shapes_{};
   bool long_names_ = false;  // a needle name longer than 32 bytes (always looked up)
-  std::array<bool, 256> prefix_first_{};
+  std::array<bool, 256> string_first_{};  // first bytes of the string needles
 };
 
 }  // namespace banjia::scan

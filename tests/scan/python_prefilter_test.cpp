@@ -112,7 +112,9 @@ TEST(PythonPrefilter, PlainCodeAndCommentsAreTurnedAway) {
   EXPECT_FALSE(passes("x = 1\nprint(x)\n"));
   EXPECT_FALSE(passes("# x.cuda() and torch.cuda.synchronize() in a comment\ny = 2\n"));
   EXPECT_FALSE(passes("s = 'runs on cuda devices'\n"));  // not a device string: does not start with it
+  EXPECT_FALSE(passes("k = 'cudaMemcpy'\nn = 'nccl_debug'\n"));  // "cuda"/"nccl" as whole values only
   EXPECT_FALSE(passes("for item in items:\n    total += item\n"));  // `.item()` is wanted, not a name
+  EXPECT_FALSE(passes("@staticmethod\ndef f(): pass\nclass A:\n    @property\n    def g(self): pass\n"));
 }
 
 TEST(PythonPrefilter, NamesOfEveryFamilyPass) {
@@ -120,23 +122,35 @@ TEST(PythonPrefilter, NamesOfEveryFamilyPass) {
   EXPECT_TRUE(passes("from torch import cuda as c\nc.synchronize()\n"));
   EXPECT_TRUE(passes("import flash_attn\n"));
   EXPECT_TRUE(passes("@triton.jit\ndef k(x): pass\n"));
-  EXPECT_TRUE(passes("for b in batches:\n    loss.item()\n"));
   EXPECT_TRUE(passes("p = torch.softmax(q @ k.transpose(-1, -2), -1)\n"));
 }
 
 TEST(PythonPrefilter, StringsPassByTheirLeadingText) {
   EXPECT_TRUE(passes("d = torch.device('cuda:0')\n"));
+  EXPECT_TRUE(passes("d = torch.device(\"\"\"cuda\"\"\")\n"));
   EXPECT_TRUE(passes("x = x.to(f\"cuda:{rank}\")\n"));
   EXPECT_TRUE(passes("dist.init_process_group(backend=\"nccl\")\n"));
   EXPECT_TRUE(passes("os.environ['CUDA_VISIBLE_DEVICES'] = '0'\n"));
   EXPECT_TRUE(passes("v = os.getenv(r'''NCCL_DEBUG''')\n"));
 }
 
-TEST(PythonPrefilter, MatmulOperatorPassesButDecoratorsDoNot) {
-  EXPECT_FALSE(passes("@staticmethod\ndef f(): pass\nclass A:\n    @property\n    def g(self): pass\n"));
-  EXPECT_TRUE(passes("c = a @ b\n"));
+TEST(PythonPrefilter, MatmulOperatorInLoopsPassesButDecoratorsDoNot) {
+  EXPECT_FALSE(passes("for f in fs:\n    @staticmethod\n    def g(): pass\n"));
+  EXPECT_FALSE(passes("c = a @ b\n"));  // not in a loop: no per-iteration advisory
+  EXPECT_TRUE(passes("for a in xs:\n    c = a @ b\n"));
   // A continuation line inside brackets starts with '@' but is no decorator.
-  EXPECT_TRUE(passes("c = (a\n     @ b)\n"));
+  EXPECT_TRUE(passes("while True:\n    c = (a\n         @ b)\n"));
+}
+
+TEST(PythonPrefilter, LoopAdvisoriesNeedALoop) {
+  EXPECT_FALSE(passes("v = loss.item()\nys = [y.item() for y in ys]\n"));  // a comprehension is no loop statement
+  EXPECT_TRUE(passes("for y in ys:\n    total += y.item()\n"));
+  EXPECT_TRUE(passes("for y in ys: total += y.item()\n"));
+  EXPECT_TRUE(passes("n = 0; while n < 3: n = x.cpu()\n"));  // a loop after ';'
+  EXPECT_TRUE(passes("for y in ys:\n    if y:\n\n        z = torch.mm(y, y)\n"));
+  // The loop closes where a line starts at its indentation again.
+  EXPECT_FALSE(passes("for y in ys:\n    pass\nv = loss.item()\n"));
+  EXPECT_FALSE(passes("if a:\n    for y in ys: pass\n    v = loss.item()\n"));
 }
 
 TEST(PythonNeedles, OneComponentOfADottedNameIsTheNeedle) {
@@ -151,10 +165,15 @@ TEST(PythonNeedles, OneComponentOfADottedNameIsTheNeedle) {
   n.add_name("cuda");
   n.add_dotted("torch.cuda.synchronize");  // `cuda` is already wanted anywhere: nothing added
   EXPECT_FALSE(n.names.contains("synchronize"));
-  n.add_name("item", /*attribute_only=*/true);
-  EXPECT_TRUE(n.names.at("item"));
-  n.add_name("item");
-  EXPECT_FALSE(n.names.at("item"));  // wanted anywhere by someone: anywhere
+  n.add_name("item", {.attribute_only = true, .loop_only = true});
+  EXPECT_TRUE(n.names.at("item").attribute_only);
+  n.add_name("item", {.loop_only = true});
+  EXPECT_FALSE(n.names.at("item").attribute_only);  // wanted as any name by someone: any name
+  EXPECT_TRUE(n.names.at("item").loop_only);
+  // A loop-only needle does not stand for a name wanted everywhere.
+  n.add_name("matmul", {.loop_only = true});
+  n.add_dotted("torch.matmul");
+  EXPECT_FALSE(n.names.at("matmul").loop_only);
 }
 
 TEST(PythonNeedles, StringPrefixesKeepOnlyTheShortest) {
@@ -170,7 +189,8 @@ TEST(PythonPrefilter, BuiltinNeedlesComeFromTheCatalogue) {
   const PythonNeedles& n = builtin_filter().needles();
   EXPECT_TRUE(n.names.contains("cuda"));    // attribute rule tensor-cuda-call
   EXPECT_TRUE(n.names.contains("pynvml"));  // import rule
-  EXPECT_TRUE(n.binary_at);                 // matmul-in-loop's operator
+  EXPECT_TRUE(n.binary_at_in_loops);        // matmul-in-loop's operator
+  EXPECT_TRUE(n.names.at("item").loop_only);
   EXPECT_FALSE(n.names.contains("torch"));
 }
 
