@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/uninit_allocator.h"
+
 namespace banjia::python {
 
 enum class TokenKind : uint8_t {
@@ -56,7 +58,7 @@ struct TokenizeError {
 };
 
 struct TokenStream {
-  std::vector<Token> tokens;             // including Whitespace trivia; texts concatenate to the source
+  UninitVector<Token> tokens;            // including Whitespace trivia; texts concatenate to the source
   std::optional<TokenizeError> error;    // first error; tokenizing goes on after it where it can
 };
 

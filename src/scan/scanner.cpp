@@ -5,6 +5,7 @@
 
 #include "common/errors.h"
 #include "common/file_io.h"
+#include "common/memory_policy.h"
 #include "common/thread_pool.h"
 #include "scan/cuda_source_scanner.h"
 #include "scan/python_scanner.h"
@@ -99,6 +100,8 @@ struct ScannedFile {
 }  // namespace
 
 ScanResult scan_paths(const std::vector<std::string>& paths, const ScanOptions& options) {
+  // Each worker's token, view and name buffers grow to the largest file it has seen and are reused.
+  keep_freed_memory_for_reuse();
   WalkOptions wo;
   wo.exclude_globs = options.exclude_globs;
   wo.keep = [](std::string_view name) { return classify_file(name) != FileKind::other; };

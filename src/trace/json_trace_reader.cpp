@@ -4,12 +4,12 @@
 #include <atomic>
 #include <mutex>
 #include <cctype>
-#include <malloc.h>
 #include <memory>
 #include <fmt/format.h>
 #include <simdjson.h>
 
 #include "common/errors.h"
+#include "common/memory_policy.h"
 #include "common/thread_pool.h"
 #include "trace/json_chunks.h"
 #include "trace/json_source.h"
@@ -58,11 +58,8 @@ void parse_part(TraceData& t, const JsonBuffer& b, std::pair<size_t, size_t> r, 
 // so parts are joined in file order and freed early.
 void parse_parts(TraceData& t, const JsonBuffer& b, const EventChunks& chunks, unsigned threads) {
   const size_t n = chunks.docs.size();
-  // Parts, columns and the analysis' lists are allocated and freed by the hundred megabytes. Serve
-  // blocks up to 32 MB from the heap and keep freed memory there for reuse, instead of mapping fresh
-  // zeroed pages each time (page faults were a fifth of the CPU time on a 1 GB trace).
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  // Parts, columns and the analysis' lists are allocated and freed by the hundred megabytes.
+  keep_freed_memory_for_reuse();
   std::vector<TraceData> parts(n);
   std::vector<char> parsed(n, 0);
   size_t joined = 0;
