@@ -109,7 +109,8 @@ class Lexer {
   size_t count_ = 0;             // tokens written; out_.tokens.size() is the capacity in use
   Token* toks_ = nullptr;        // out_.tokens.data() and .size(), cached: reaching them through out_
   size_t cap_ = 0;               // on every token cost a load chain the hot loop does not need
-  void grow() {
+  // Out of line: inlined, the vector's reallocation path made emit() too large to inline itself.
+  [[gnu::noinline, gnu::cold]] void grow() {
     out_.tokens.resize(count_ * 2 + 1024);
     toks_ = out_.tokens.data();
     cap_ = out_.tokens.size();

@@ -74,11 +74,6 @@ PythonPrefilter PythonPrefilter::for_rules(const RuleCatalog& rules) {
 }
 
 const NameNeedle* PythonPrefilter::name_needle(std::string_view name, bool after_dot) const {
-  if (name.size() > 32) {
-    if (!long_names_) return nullptr;
-  } else if (!(name_shapes_[static_cast<unsigned char>(name[0])] >> (name.size() - 1) & 1)) {
-    return nullptr;
-  }
   auto it = needles_.names.find(name);
   return it != needles_.names.end() && (after_dot || !it->second.attribute_only) ? &it->second : nullptr;
 }
@@ -128,8 +123,14 @@ PythonPrefilter::Found PythonPrefilter::scan_tokens(std::string_view text, const
     if (!kTrackLoops) found = Found::in_loop_only;
     return false;
   };
+  // A line starting at or left of the outermost open loop's indentation closes it.
+  auto close_loop = [&] {
+    if constexpr (kTrackLoops)
+      if (line_start && loop_depth >= depth) loop_depth = -1;
+  };
   for (const python::Token& t : ts.tokens) {
-    switch (t.kind) {
+    char op = '\0';
+    switch (t.kind) {  // one jump per token: this loop sees every token of every file
       case TokenKind::Whitespace:
       case TokenKind::Comment:
       case TokenKind::NL:
@@ -140,25 +141,23 @@ PythonPrefilter::Found PythonPrefilter::scan_tokens(std::string_view text, const
         line_start = true;
         after_dot = false;
         continue;
-      default:
-        break;
-    }
-    if (kTrackLoops && line_start && loop_depth >= depth) loop_depth = -1;
-    char op = '\0';
-    switch (t.kind) {
       case TokenKind::Name: {
+        close_loop();
         const std::string_view name = t.text(text);
         if (kTrackLoops && brackets == 0 && loop_depth < 0 && (name == "for" || name == "while")) loop_depth = depth;
+        if (!may_be_needle(name)) break;
         if (const NameNeedle* n = name_needle(name, after_dot); n && hit(n->loop_only)) return Found::needle;
         break;
       }
       case TokenKind::String:
+        close_loop();
         if (value_may_match(string_value(t.text(text)), true)) return Found::needle;
         break;
       case TokenKind::FStringMiddle:
         if (value_may_match(t.text(text), false)) return Found::needle;
         break;
       case TokenKind::Op:
+        close_loop();
         if (t.end - t.begin == 1) op = text[t.begin];
         if (kTrackLoops && (op == '(' || op == '[' || op == '{')) ++brackets;
         else if (kTrackLoops && (op == ')' || op == ']' || op == '}') && brackets > 0) --brackets;
@@ -166,6 +165,7 @@ PythonPrefilter::Found PythonPrefilter::scan_tokens(std::string_view text, const
         else if (op == '@' && needles_.binary_at_in_loops && !line_start && hit(true)) return Found::needle;
         break;
       default:
+        close_loop();
         break;
     }
     line_start = t.kind == TokenKind::Newline;

@@ -62,6 +62,11 @@ class PythonPrefilter {
   enum class Found { nothing, in_loop_only, needle };
   template <bool kTrackLoops>
   Found scan_tokens(std::string_view text, const python::TokenStream& ts) const;
+  // False for nearly every name, from one table load: no needle has its first byte and length.
+  bool may_be_needle(std::string_view name) const {
+    if (name.size() > 32) return long_names_;
+    return name_shapes_[static_cast<unsigned char>(name[0])] >> (name.size() - 1) & 1;
+  }
   // The needle `name` names (after '.' or not), or nullptr.
   const NameNeedle* name_needle(std::string_view name, bool after_dot) const;
   bool value_may_match(std::string_view value, bool whole) const;
