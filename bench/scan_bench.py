@@ -28,16 +28,20 @@ def cpu_seconds():
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def median_time(fn, runs):
-    """Median wall time and median CPU time (user + sys) over `runs` calls. On a machine shared
-    with other work the CPU time is the steadier measure of the work itself."""
-    walls, cpus = [], []
+def interleaved_times(fns, runs):
+    """Runs every function of `fns` (name -> callable) once per round, for `runs` rounds, in turn:
+    on a machine whose speed drifts (a shared VM) every contender then meets the same drift, instead
+    of one block of runs meeting a slow spell the other missed. Returns name -> (per-round wall
+    times, per-round CPU times, user + sys); on a shared machine the CPU time is the steadier
+    measure of the work itself."""
+    out = {name: ([], []) for name in fns}
     for _ in range(runs):
-        c0, t0 = cpu_seconds(), time.perf_counter()
-        fn()
-        walls.append(time.perf_counter() - t0)
-        cpus.append(cpu_seconds() - c0)
-    return statistics.median(walls), statistics.median(cpus)
+        for name, fn in fns.items():
+            c0, t0 = cpu_seconds(), time.perf_counter()
+            fn()
+            out[name][0].append(time.perf_counter() - t0)
+            out[name][1].append(cpu_seconds() - c0)
+    return out
 
 
 def main():
@@ -76,10 +80,13 @@ def main():
 
     banjia_scan(2)()  # warm the page cache
     load_before = os.getloadavg()[0]
-    t_ast, c_ast = median_time(ast_parse_all, args.runs)
-    t_scan2, c_scan2 = median_time(banjia_scan(2), args.runs)
-    t_scan1, c_scan1 = median_time(banjia_scan(1), args.runs)
-    t_migrate, c_migrate = median_time(banjia_migrate, args.runs)
+    times = interleaved_times({"ast": ast_parse_all, "scan2": banjia_scan(2), "scan1": banjia_scan(1),
+                               "migrate": banjia_migrate}, args.runs)
+    med = {name: (statistics.median(w), statistics.median(c)) for name, (w, c) in times.items()}
+    (t_ast, c_ast), (t_scan2, c_scan2), (t_scan1, c_scan1), (t_migrate, c_migrate) = (
+        med["ast"], med["scan2"], med["scan1"], med["migrate"])
+    # Each round's own ratio: ast.parse and the scan measured seconds apart.
+    round_ratios = sorted(a / b for a, b in zip(times["ast"][0], times["scan2"][0]))
     load_after = os.getloadavg()[0]
     shutil.rmtree(tmp, ignore_errors=True)
 
@@ -92,7 +99,8 @@ def main():
     ]
     lines = [
         f"Tree: `{args.tree}` — {len(files)} .py files, {mb:.1f} MB; median of {args.runs} runs; "
-        f"load average {load_before:.1f} before, {load_after:.1f} after ({os.cpu_count()} cores).",
+        f"load average {load_before:.1f} before, {load_after:.1f} after ({os.cpu_count()} cores); "
+        "the four measurements interleaved, one of each per round.",
         "",
         "| what | wall (median) | throughput | CPU user+sys (median) | MB per CPU-second | ratio (wall) |",
         "|---|---|---|---|---|---|",
@@ -102,6 +110,8 @@ def main():
     lines.append("")
     lines.append(f"Per core (scan -j 1): {mb / t_scan1:.0f} MB/s by wall time, {mb / c_scan1:.0f} MB per CPU-second. "
                  f"CPU-time ratio scan -j 1 vs ast.parse: {c_ast / c_scan1:.1f}x.")
+    lines.append(f"Per-round ratio ast.parse / scan -j 2: median {statistics.median(round_ratios):.1f}x, "
+                 f"range {round_ratios[0]:.1f}x to {round_ratios[-1]:.1f}x over {len(round_ratios)} rounds.")
     text = "\n".join(lines) + "\n"
     print(text)
     pathlib.Path(args.out).write_text(text)

@@ -117,9 +117,13 @@ PythonPrefilter::Found PythonPrefilter::scan_tokens(std::string_view text, const
   // indentation (comprehensions are inside brackets); a line that starts at or left of it closes it.
   // Loop headers only nest deeper, so the outermost open one decides: one number, no stack.
   int depth = 0, brackets = 0, loop_depth = -1;
+  // In an import statement (from its `import` to the end of the line) a loop needle counts too: after
+  // `from torch import matmul as mm`, the call in the loop reads `mm(...)`, and only the import holds
+  // the name `matmul`.
+  bool in_import = false;
   // Without loop tracking, a needle that counts only in loops is remembered, and the scan goes on.
   auto hit = [&](bool loop_only) {
-    if (!loop_only || (kTrackLoops && loop_depth >= 0)) return true;
+    if (!loop_only || (kTrackLoops && (loop_depth >= 0 || in_import))) return true;
     if (!kTrackLoops) found = Found::in_loop_only;
     return false;
   };
@@ -145,6 +149,7 @@ PythonPrefilter::Found PythonPrefilter::scan_tokens(std::string_view text, const
         close_loop();
         const std::string_view name = t.text(text);
         if (kTrackLoops && brackets == 0 && loop_depth < 0 && (name == "for" || name == "while")) loop_depth = depth;
+        if (kTrackLoops && name == "import") in_import = true;
         if (!may_be_needle(name)) break;
         if (const NameNeedle* n = name_needle(name, after_dot); n && hit(n->loop_only)) return Found::needle;
         break;
@@ -169,6 +174,7 @@ PythonPrefilter::Found PythonPrefilter::scan_tokens(std::string_view text, const
         break;
     }
     line_start = t.kind == TokenKind::Newline;
+    if (line_start) in_import = false;
     after_dot = op == '.';
   }
   return found;

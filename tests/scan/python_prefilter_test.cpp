@@ -148,6 +148,9 @@ TEST(PythonPrefilter, LoopAdvisoriesNeedALoop) {
   EXPECT_TRUE(passes("for y in ys: total += y.item()\n"));
   EXPECT_TRUE(passes("n = 0; while n < 3: n = x.cpu()\n"));  // a loop after ';'
   EXPECT_TRUE(passes("for y in ys:\n    if y:\n\n        z = torch.mm(y, y)\n"));
+  // The loop calls an alias: only the import names the API.
+  EXPECT_TRUE(passes("from torch import matmul as mul\nfor a in xs:\n    c = mul(a, a)\n"));
+  EXPECT_TRUE(passes("from torch.nn.functional import (\n    linear as lin)\nwhile 1:\n    y = lin(x, w)\n"));
   // The loop closes where a line starts at its indentation again.
   EXPECT_FALSE(passes("for y in ys:\n    pass\nv = loss.item()\n"));
   EXPECT_FALSE(passes("if a:\n    for y in ys: pass\n    v = loss.item()\n"));
