@@ -98,6 +98,7 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
     op1[k] = c;
     if (c == ';' && open.empty()) {
       end_stmt();
+      after_dot = false;  // `a.;b` (a syntax error) still starts a chain at `b` (fuzz_rewrite, FUZZING.md 17)
       continue;
     }
     if (!in_stmt) {

@@ -42,3 +42,13 @@ TEST(RewriteFuzzRegression, NoteAlreadyAboveInAJoinedAnnotationIsNotRepeated) {
 }
 
 }  // namespace
+
+// `import torch as th.;th.cuda.o(...)`: the '.' before ';' made the view treat the next `th` as an
+// attribute, so `th.cuda.o` went unresolved until the first run's `; import torch_npu` separated them,
+// and the second run annotated it. FUZZING.md 17.
+TEST(RewriteFuzzRegression, DotBeforeSemicolonDoesNotHideTheNextStatementsName) {
+  const std::string src = "import torch as th.;th.cuda.o(backend=\"nccl\")";
+  const std::string once = migrated(src, true);
+  EXPECT_NE(once.find("[torch-cuda-unverified]"), std::string::npos) << once;
+  EXPECT_EQ(migrated(once, true), once);
+}

@@ -128,6 +128,13 @@ TEST(CallArguments, UnclosedCallHasNoArguments) {
   EXPECT_TRUE(call_arguments(p.view, 999).empty());
 }
 
+// A '.' right before a statement-ending ';' does not make the next statement's first name an attribute.
+TEST(ModuleView, NameAfterDotSemicolonStartsAChain) {
+  Parsed p("import torch as th.;th.cuda.o()\n");
+  // import torch as th . ; th . cuda . o ( ) NEWLINE ENDMARKER: every name but cuda and o is a head.
+  EXPECT_EQ(p.view.name_heads, (std::vector<uint32_t>{0, 1, 2, 3, 6}));
+}
+
 TEST(ModuleView, ReusedViewIsReset) {
   Parsed big("import torch\nif a:\n    f(x, [y])\n    g()\n");
   std::string src = "z = (1)\n";
