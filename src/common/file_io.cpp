@@ -82,12 +82,54 @@ std::string_view read_file_into(const fs::path& path, std::string& buffer) {
   return std::string_view(buffer.data(), n);
 }
 
-void write_file_atomic(const fs::path& path, std::string_view data, std::optional<mode_t> mode, bool durable) {
-  const std::string target = path.string();
-  mode_t final_mode = 0644;
+namespace {
+// Writes all of `data` to an open descriptor; false with errno set on failure.
+bool write_all(int fd, std::string_view data) {
+  size_t written = 0;
+  while (written < data.size()) {
+    size_t chunk = data.size() - written;
+    if (g_fail_after && written + chunk > *g_fail_after) {
+      chunk = *g_fail_after > written ? *g_fail_after - written : 0;
+      if (chunk == 0) {
+        errno = ENOSPC;
+        return false;
+      }
+    }
+    ssize_t n = ::write(fd, data.data() + written, chunk);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    written += static_cast<size_t>(n);
+  }
+  return true;
+}
+}  // namespace
+
+void write_file_atomic(const fs::path& given, std::string_view data, std::optional<mode_t> mode, bool durable) {
+  const std::string target = given.string();
   struct stat st{};
+  const bool exists = ::stat(given.c_str(), &st) == 0;  // follows symbolic links
+  if (exists && S_ISDIR(st.st_mode)) throw InputError(target, "is a directory");
+  if (exists && !S_ISREG(st.st_mode)) {
+    // A device, FIFO or socket (`-o /dev/null`, `-o /dev/stderr` on a terminal): there is no file to
+    // replace, and renaming over it would replace the device node itself. Write into it.
+    Fd f;
+    f.fd = ::open(given.c_str(), O_WRONLY | O_CLOEXEC);
+    if (f.fd < 0) throw InputError(target, "cannot open for writing: " + errno_text(errno));
+    if (!write_all(f.fd, data)) throw InputError(target, "write failed: " + errno_text(errno));
+    return;
+  }
+  // A symbolic link stays a link: the file it points to is the one replaced.
+  std::error_code ec;
+  fs::path path = given;
+  if (exists && fs::is_symlink(given, ec)) {
+    fs::path real = fs::canonical(given, ec);
+    if (!ec) path = real;
+  }
+  mode_t final_mode = 0644;
   if (mode) final_mode = *mode;
-  else if (::stat(path.c_str(), &st) == 0) final_mode = st.st_mode & 07777;
+  else if (exists) final_mode = st.st_mode & 07777;
 
   fs::path dir = path.parent_path();
   if (dir.empty()) dir = ".";
@@ -99,20 +141,7 @@ void write_file_atomic(const fs::path& path, std::string_view data, std::optiona
     ::unlink(tmpl.c_str());
     throw InputError(target, what + ": " + errno_text(err));
   };
-  size_t written = 0;
-  while (written < data.size()) {
-    size_t chunk = data.size() - written;
-    if (g_fail_after && written + chunk > *g_fail_after) {
-      chunk = *g_fail_after > written ? *g_fail_after - written : 0;
-      if (chunk == 0) fail("write failed", ENOSPC);
-    }
-    ssize_t n = ::write(f.fd, data.data() + written, chunk);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail("write failed", errno);
-    }
-    written += static_cast<size_t>(n);
-  }
+  if (!write_all(f.fd, data)) fail("write failed", errno);
   if (::fchmod(f.fd, final_mode) != 0) fail("cannot set mode", errno);
   if (durable && ::fsync(f.fd) != 0) fail("fsync failed", errno);
   if (::close(f.fd) != 0) { f.fd = -1; fail("close failed", errno); }

@@ -17,6 +17,8 @@ std::string_view read_file_into(const std::filesystem::path& path, std::string& 
 
 // Writes `data` to `path` atomically (temp + fsync + rename). `mode` sets the permission bits of the
 // result; by default an existing file's mode is kept, else 0644. Throws InputError naming the file.
+// A symbolic link stays a link (the file it points to is replaced); a device, FIFO or socket
+// (`/dev/null`) is written into, not replaced; a directory is an error.
 // `durable` flushes the file to disk (fsync) before the rename: always when replacing a user's file;
 // a new tree written in bulk may skip it per file and call sync_filesystem() once at the end.
 void write_file_atomic(const std::filesystem::path& path, std::string_view data,

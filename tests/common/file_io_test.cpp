@@ -2,7 +2,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/errors.h"
 #include "common/file_io.h"
@@ -42,6 +44,45 @@ TEST(FileIo, FailedWriteLeavesOriginalAndNoTemp) {
   for ([[maybe_unused]] auto& e : fs::directory_iterator(d)) ++n;
   EXPECT_EQ(n, 1u) << "temporary file left behind";
   fs::remove_all(d);
+}
+
+// `-o /dev/null` used to rename a temp file over /dev/null, leaving a regular file in its place. A
+// FIFO takes the same path (not a regular file: written into) without risking the machine's /dev/null.
+TEST(FileIo, WritingToAFifoWritesIntoIt) {
+  auto fifo = temp_dir() / "out.fifo";
+  fs::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // The read end is opened first (non-blocking), so the write cannot block and a FIFO replaced by a
+  // file makes the test fail rather than hang.
+  int rd = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(rd, 0);
+  banjia::write_file_atomic(fifo, "through the pipe");
+  char buf[64] = {};
+  ssize_t n = ::read(rd, buf, sizeof buf);
+  ::close(rd);
+  EXPECT_EQ(std::string(buf, n > 0 ? static_cast<size_t>(n) : 0), "through the pipe");
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  fs::remove(fifo);
+}
+
+TEST(FileIo, ASymlinkStaysALinkAndItsTargetIsReplaced) {
+  auto d = temp_dir() / "link";
+  fs::remove_all(d);
+  fs::create_directories(d / "real");
+  { std::ofstream(d / "real" / "f.py") << "old"; }
+  fs::create_symlink("real/f.py", d / "f.py");
+  banjia::write_file_atomic(d / "f.py", "new");
+  EXPECT_TRUE(fs::is_symlink(d / "f.py"));
+  EXPECT_EQ(fs::read_symlink(d / "f.py"), fs::path("real/f.py"));
+  EXPECT_EQ(banjia::read_file(d / "real" / "f.py"), "new");
+  fs::remove_all(d);
+}
+
+TEST(FileIo, WritingOverADirectoryIsAnError) {
+  auto d = temp_dir() / "adir";
+  fs::create_directories(d);
+  EXPECT_THROW(banjia::write_file_atomic(d, "x"), banjia::InputError);
+  EXPECT_TRUE(fs::is_directory(d));
 }
 
 TEST(FileIo, ReadMissingFileNamesIt) {
