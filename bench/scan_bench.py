@@ -31,12 +31,15 @@ def cpu_seconds():
 def interleaved_times(fns, runs):
     """Runs every function of `fns` (name -> callable) once per round, for `runs` rounds, in turn:
     on a machine whose speed drifts (a shared VM) every contender then meets the same drift, instead
-    of one block of runs meeting a slow spell the other missed. Returns name -> (per-round wall
-    times, per-round CPU times, user + sys); on a shared machine the CPU time is the steadier
-    measure of the work itself."""
+    of one block of runs meeting a slow spell the other missed. Each timed call follows an untimed
+    warm-up call of the same function (hyperfine's --warmup): otherwise a multi-threaded run right
+    after 2 s of single-threaded ast.parse meets the other core idle and cold (on this VM up to +20 %).
+    Returns name -> (per-round wall times, per-round CPU times, user + sys); on a shared machine the
+    CPU time is the steadier measure of the work itself."""
     out = {name: ([], []) for name in fns}
     for _ in range(runs):
         for name, fn in fns.items():
+            fn()  # warm-up
             c0, t0 = cpu_seconds(), time.perf_counter()
             fn()
             out[name][0].append(time.perf_counter() - t0)
@@ -100,7 +103,7 @@ def main():
     lines = [
         f"Tree: `{args.tree}` — {len(files)} .py files, {mb:.1f} MB; median of {args.runs} runs; "
         f"load average {load_before:.1f} before, {load_after:.1f} after ({os.cpu_count()} cores); "
-        "the four measurements interleaved, one of each per round.",
+        "the four measurements interleaved, one of each per round, each after an untimed warm-up call.",
         "",
         "| what | wall (median) | throughput | CPU user+sys (median) | MB per CPU-second | ratio (wall) |",
         "|---|---|---|---|---|---|",
