@@ -4,7 +4,10 @@
 # microbenchmarks, and writes BENCHMARKS.md (machine, versions, command lines, tables, date).
 #   bash bench/run.sh            # RUNS=5 by default; QUICK=1 for smaller inputs
 #   chrt -f 10 bash bench/run.sh # on a machine shared with other work: real-time priority gives the
-#                                # measured processes (banjia and the Python baselines alike) the cores
+#                                # measured processes (banjia and the Python baselines alike) the cores;
+#                                # but real-time throttling (950 ms per second) then stalls baselines that
+#                                # run for seconds (ast.parse), which flatters banjia's ratios: compare
+#                                # ratios only between runs made the same way (BENCHMARKS.md, scan section)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
