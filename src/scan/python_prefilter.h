@@ -4,8 +4,10 @@
 //
 // Each matcher family names what it cannot match without (`add_*_needles` in python_match_*.cpp,
 // next to the matching code): a Name token, a string literal's text, or a binary `@` in a loop. The
-// filter is sound by construction: a file the filter turns away has no match (tests check that
-// property over Debian's torch package and the stdlib, and fuzz_rewrite checks it on random input).
+// filter must be sound: a file it turns away has no match. Whoever changes a matcher keeps its needles
+// true (an alias once slipped through: a loop needle must also count in import statements); tests
+// check the property over examples/, every rule example, the stdlib and torch, and fuzz_rewrite
+// checks it on random input.
 #pragma once
 #include <array>
 #include <cstdint>
