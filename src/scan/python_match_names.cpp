@@ -10,8 +10,6 @@ namespace banjia::scan {
 
 using python::TokenKind;
 
-namespace {
-
 std::vector<std::string_view> split_dots(std::string_view s) {
   std::vector<std::string_view> parts;
   size_t start = 0;
@@ -22,6 +20,8 @@ std::vector<std::string_view> split_dots(std::string_view s) {
     }
   return parts;
 }
+
+namespace {
 
 std::string_view first_component(std::string_view s) { return s.substr(0, s.find('.')); }
 

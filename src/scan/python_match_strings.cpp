@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "python/literals.h"
 #include "scan/python_matches.h"
 
 namespace banjia::scan {
@@ -26,16 +27,13 @@ std::optional<Literal> literal_at(const PythonAnalysis& a, uint32_t si) {
   const auto& t = a.sig_token(si);
   if (t.kind == TokenKind::String) {
     std::string_view s = t.text(a.text());
-    size_t p = 0;
-    while (p < s.size() && std::isalpha(static_cast<unsigned char>(s[p]))) ++p;
-    std::string_view prefix = s.substr(0, p);
-    if (prefix.find_first_of("bB") != std::string_view::npos) return std::nullopt;
-    size_t q = s.substr(p).starts_with("\"\"\"") || s.substr(p).starts_with("'''") ? 3 : 1;
-    if (s.size() < p + 2 * q) return std::nullopt;
+    // The same split the prefilter makes (python_prefilter.cpp): its needles are about this body.
+    auto parts = python::split_string_literal(s);
+    if (!parts || parts->bytes) return std::nullopt;
     // Implicit concatenation ("cu" "da") is not a plain device string: leave it alone.
     if (si + 1 < a.view.sig.size() && a.sig_token(si + 1).kind == TokenKind::String) return std::nullopt;
     if (si > 0 && a.sig_token(si - 1).kind == TokenKind::String) return std::nullopt;
-    return Literal{si, si, a.view.sig[si], s.substr(p + q, s.size() - p - 2 * q), true, t.begin + p + q};
+    return Literal{si, si, a.view.sig[si], parts->body, true, t.begin + static_cast<size_t>(parts->body.data() - s.data())};
   }
   if (t.kind == TokenKind::FStringStart) {
     int depth = 0;

@@ -42,6 +42,9 @@ void match_strings(const PythonAnalysis& a, const RuleCatalog& rules, const EnvN
                    std::vector<PyMatch>& out);
 void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
 
+// The components of a dotted name: "torch.cuda.amp" -> torch, cuda, amp.
+std::vector<std::string_view> split_dots(std::string_view dotted);
+
 // What each family cannot match without (see python_prefilter.h), declared next to its matcher.
 void add_name_needles(const RuleCatalog& rules, PythonNeedles& needles);
 void add_string_needles(const RuleCatalog& rules, const EnvNameTable& env, PythonNeedles& needles);

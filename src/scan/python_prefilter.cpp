@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "python/literals.h"
 #include "scan/python_matches.h"
 #include "scan/rule_catalog.h"
 
@@ -18,13 +19,7 @@ void PythonNeedles::add_name(std::string_view name, NameNeedle where) {
 }
 
 void PythonNeedles::add_dotted(std::string_view dotted, NameNeedle where) {
-  std::vector<std::string_view> parts;
-  for (size_t start = 0;;) {
-    size_t dot = dotted.find('.', start);
-    parts.push_back(dotted.substr(start, dot - start));
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
-  }
+  const std::vector<std::string_view> parts = split_dots(dotted);
   // A component some needle already wants wherever this one is needed costs nothing more (`cuda`
   // for all of torch.cuda). A component need not follow a '.', so an attribute-only one does not do.
   for (std::string_view p : parts) {
@@ -88,16 +83,6 @@ bool PythonPrefilter::value_may_match(std::string_view value, bool whole) const 
   return false;
 }
 
-namespace {
-// The literal text of a String token: between its prefix letters and quotes and its closing quotes.
-std::string_view string_value(std::string_view s) {
-  size_t p = 0;
-  while (p < s.size() && ((s[p] | 0x20) >= 'a' && (s[p] | 0x20) <= 'z')) ++p;
-  std::string_view rest = s.substr(p);
-  const size_t q = rest.starts_with("\"\"\"") || rest.starts_with("'''") ? 3 : 1;
-  return rest.size() >= 2 * q ? rest.substr(q, rest.size() - 2 * q) : std::string_view();
-}
-}  // namespace
 
 bool PythonPrefilter::may_match(std::string_view text, const python::TokenStream& ts) const {
   // Most files are decided by the cheap pass: a needle that counts anywhere, or none at all. Only a
@@ -156,7 +141,8 @@ PythonPrefilter::Found PythonPrefilter::scan_tokens(std::string_view text, const
       }
       case TokenKind::String:
         close_loop();
-        if (value_may_match(string_value(t.text(text)), true)) return Found::needle;
+        if (auto lit = python::split_string_literal(t.text(text)); lit && value_may_match(lit->body, true))
+          return Found::needle;
         break;
       case TokenKind::FStringMiddle:
         if (value_may_match(t.text(text), false)) return Found::needle;
