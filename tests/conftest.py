@@ -2,11 +2,17 @@
 import os
 import pathlib
 import subprocess
+import sys
 
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 FIXTURES = (REPO / ".." / "shared" / "fixtures").resolve()
+
+# The runtime package is imported in-process by some e2e tests; make that work without PYTHONPATH
+# (scripts/test.sh sets it too, a hand-run pytest may not).
+if str(REPO / "python") not in sys.path:
+    sys.path.insert(0, str(REPO / "python"))
 
 
 @pytest.fixture(scope="session")
