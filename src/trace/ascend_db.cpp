@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 #include <sqlite3.h>
+
+#include <memory>
 #include <unordered_map>
 
 #include "common/errors.h"
@@ -33,12 +35,22 @@ std::string open_uri(const std::filesystem::path& p) {
 class Db {
  public:
   explicit Db(const std::filesystem::path& p) : file_(p.string()) {
-    if (sqlite3_open_v2(open_uri(p).c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK)
-      throw InputError(file_, "cannot open SQLite database");
+    sqlite3* db = nullptr;
+    const int rc = sqlite3_open_v2(open_uri(p).c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+    db_.reset(db);  // closed however construction ends (SQLite returns a handle even when opening fails)
+    if (rc != SQLITE_OK) throw InputError(file_, "cannot open SQLite database");
+    // A corrupt b-tree page can otherwise be read past its cells into bytes a previous page left in
+    // SQLite's page cache, so the same damaged file loaded on one read and failed on the next
+    // (fuzz_ascend_db, FUZZING.md 18). With the check, SQLite verifies every cell's extent as a page
+    // is loaded ("database corruption is detected earlier and is less likely to spread",
+    // https://www.sqlite.org/pragma.html#pragma_cell_size_check) at a small cost per page.
+    exec("PRAGMA cell_size_check = ON");
   }
-  ~Db() { sqlite3_close(db_); }
-  Db(const Db&) = delete;
-  Db& operator=(const Db&) = delete;
+
+  void exec(const char* sql) {
+    if (sqlite3_exec(db_.get(), sql, nullptr, nullptr, nullptr) != SQLITE_OK)
+      throw InputError(file_, std::string("SQLite error: ") + sqlite3_errmsg(db_.get()));
+  }
 
   bool has_table(const char* name) {
     bool found = false;
@@ -50,17 +62,19 @@ class Db {
   template <class Fn>
   void query(const std::string& sql, Fn&& fn) {
     sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
-      throw InputError(file_, std::string("not a readable torch_npu profiler database (") + sqlite3_errmsg(db_) + ")");
+    if (sqlite3_prepare_v2(db_.get(), sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
+      throw InputError(file_, std::string("not a readable torch_npu profiler database (") + sqlite3_errmsg(db_.get()) + ")");
+    // Finalized however the loop ends: a statement left open would keep sqlite3_close from closing
+    // the connection.
+    std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> owned(st, sqlite3_finalize);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) fn(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) throw InputError(file_, std::string("SQLite error: ") + sqlite3_errmsg(db_));
+    if (rc != SQLITE_DONE) throw InputError(file_, std::string("SQLite error: ") + sqlite3_errmsg(db_.get()));
   }
 
  private:
   std::string file_;
-  sqlite3* db_ = nullptr;
+  std::unique_ptr<sqlite3, int (*)(sqlite3*)> db_{nullptr, sqlite3_close};
 };
 
 // Columns may be INTEGER or TEXT (PYTORCH_API.startNs is text in real exports).

@@ -118,3 +118,19 @@ def test_old_2021_categories(run, tmp_path):
     assert s["compute_us"] == 30 and s["memory_us"] == 20 and s["wall_us"] == 500
     assert t["launch_delay"]["median_us"] == 10
     assert {c["class"]: c["count"] for c in t["kernel_classes"]}["gemm"] == 1
+
+
+def test_corrupt_sqlite_export_fails_the_same_on_every_run(run):
+    """FUZZING.md 18: a damaged page made SQLite read stale page-cache bytes, so one run loaded this
+    database and the next failed. SQLite itself (Python's sqlite3, an independent reader) calls the
+    file corrupt; every banjia run must say so too."""
+    import pathlib
+    import sqlite3
+    p = pathlib.Path(__file__).resolve().parents[2] / "fuzz/corpus/ascend_db/regression-corrupt-page-read-twice.db"
+    con = sqlite3.connect(f"file:{p}?immutable=1", uri=True)
+    with pytest.raises(sqlite3.DatabaseError, match="malformed"):
+        con.execute("PRAGMA quick_check").fetchall()
+    con.close()
+    # Runs in separate processes: about two in five loaded the file before the fix.
+    for _ in range(12):
+        assert "malformed" in fails_cleanly(run, p)
