@@ -106,6 +106,11 @@ SourceFile decode_source(std::string_view bytes, const std::string& display_path
 }
 
 void decode_source(std::string_view bytes, const std::string& display_path, SourceFile& out) {
+  std::string_view text = decode_source_in_place(bytes, display_path, out);
+  if (text.data() != out.text.data()) out.text.assign(text);
+}
+
+std::string_view decode_source_in_place(std::string_view bytes, const std::string& display_path, SourceFile& out) {
   if (bytes.size() >= UINT32_MAX) throw InputError(display_path, "file too large to scan (4 GiB or more)");
   out.had_bom = false;
   out.transcoded = false;
@@ -134,11 +139,11 @@ void decode_source(std::string_view bytes, const std::string& display_path, Sour
                                    line_of(bytes, bad), utf8_count_code_points(bytes.substr(line_start, bad - line_start)) + 1,
                                    static_cast<unsigned char>(bytes[bad])));
     }
-    out.text.assign(bytes);
-    return;
+    return bytes;
   }
   out.text = transcode(bytes, cookie, name, display_path);
   out.transcoded = out.text != bytes;
+  return out.text;
 }
 
 }  // namespace banjia::python

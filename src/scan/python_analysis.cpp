@@ -20,8 +20,8 @@ void analyse_python(std::string_view bytes, const std::string& display, PythonAn
 }
 
 void tokenize_python(std::string_view bytes, const std::string& display, PythonAnalysis& a) {
-  python::decode_source(bytes, display, a.source);
-  python::tokenize(a.source.text, python::FStringMode::py312, a.tokens);
+  a.text_ = python::decode_source_in_place(bytes, display, a.source);
+  python::tokenize(a.text_, python::FStringMode::py312, a.tokens);
   if (a.tokens.error) {
     const auto& e = *a.tokens.error;
     throw InputError(display, "syntax error at line " + std::to_string(e.line) + ", column " +
@@ -30,7 +30,7 @@ void tokenize_python(std::string_view bytes, const std::string& display, PythonA
 }
 
 void analyse_structure(PythonAnalysis& a) {
-  python::build_view(a.source.text, a.tokens, a.view);
+  python::build_view(a.text_, a.tokens, a.view);
   a.imports = python::collect_imports(a.view);
   python::resolve_dotted_names(a.view, a.imports, a.dotted);
 }

@@ -13,6 +13,9 @@
 namespace banjia::scan {
 
 struct PythonAnalysis {
+  // What decoding found (BOM, encoding, transcoded). The text analysed is text(): a view of the bytes
+  // passed to analyse_python / tokenize_python, or of source.text when the file was transcoded; so
+  // those bytes must outlive every use of the analysis.
   python::SourceFile source;
   python::TokenStream tokens;
   python::ModuleView view;
@@ -24,7 +27,8 @@ struct PythonAnalysis {
   // True when sig index si is a name inside a ref that resolves to a qualified name.
   bool in_resolved_ref(uint32_t si) const;
 
-  std::string_view text() const { return source.text; }
+  std::string_view text() const { return text_; }
+  std::string_view text_;  // set by tokenize_python
   // Shorthands over view.sig (significant-token indices).
   const python::Token& sig_token(uint32_t si) const { return view.tok(si); }
   std::string_view sig_text(uint32_t si) const { return view.text(si); }
@@ -34,7 +38,7 @@ struct PythonAnalysis {
 };
 
 // Decodes and analyses a file. Throws InputError (file, problem) for input that is not Python text
-// or does not tokenize (the error names line and column).
+// or does not tokenize (the error names line and column). The analysis views `bytes` (see text()).
 std::unique_ptr<PythonAnalysis> analyse_python(std::string_view bytes, const std::string& display);
 // Same, into `into`, reusing its buffers: scanning thousands of files with one PythonAnalysis per
 // thread saves allocating and page-faulting token, view and name memory for every file.
