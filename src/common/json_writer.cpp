@@ -2,22 +2,44 @@
 
 #include <cmath>
 #include <fmt/format.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "common/utf8.h"
 
 namespace banjia {
+
+namespace {
+// The end of the run from i of bytes a JSON string holds as they are: ASCII from 0x20 up but '"' and
+// '\\'. Sixteen bytes per step with SSE2 (x86-64's baseline): reports are mostly such runs (paths,
+// messages, sources), and the byte loop was most of the time spent writing one.
+size_t verbatim_run_end(std::string_view s, size_t i) {
+#ifdef __SSE2__
+  for (; i + 16 <= s.size(); i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    // Signed compare: bytes >= 0x80 are negative, so one test finds them and the control bytes.
+    const __m128i special = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+                                         _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                                      _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(special));
+    if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
+  }
+#endif
+  for (; i < s.size(); ++i) {
+    const unsigned char r = static_cast<unsigned char>(s[i]);
+    if (r < 0x20 || r >= 0x80 || r == '"' || r == '\\') break;
+  }
+  return i;
+}
+}  // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
   size_t i = 0;
   while (i < s.size()) {
     // Copy the run of printable ASCII that needs no escaping in one append (most text is that).
-    size_t run = i;
-    while (run < s.size()) {
-      unsigned char r = static_cast<unsigned char>(s[run]);
-      if (r < 0x20 || r >= 0x80 || r == '"' || r == '\\') break;
-      ++run;
-    }
+    const size_t run = verbatim_run_end(s, i);
     if (run > i) {
       out.append(s.data() + i, run - i);
       i = run;
