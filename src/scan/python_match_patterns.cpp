@@ -1,6 +1,7 @@
 // Advisory patterns from the tuning article (§3.2), found statically: per-item matmul/conv calls and
 // host-device syncs inside Python loops, and hand-written attention. They produce advice only.
 #include <algorithm>
+#include <array>
 
 #include "scan/python_matches.h"
 
@@ -46,18 +47,25 @@ bool contains(const std::vector<std::string>& v, std::string_view s) {
 }
 
 constexpr std::string_view kSoftmax = "softmax";
+// The names that make a product and a transpose in hand-written attention.
+constexpr std::array<std::string_view, 3> kProductNames = {"matmul", "bmm", "einsum"};
+constexpr std::array<std::string_view, 4> kTransposeNames = {"transpose", "mT", "T", "permute"};
+
+bool is_one_of(std::string_view t, const auto& words) { return std::find(words.begin(), words.end(), t) != words.end(); }
 
 // `softmax(...)` at sig index si whose arguments hold a product (`@`, matmul, bmm, einsum) and a
-// transpose: hand-written attention.
+// transpose: hand-written attention. Names only: an f-string's text "T" is no transpose.
 template <class Emit>
 void match_attention(const PythonAnalysis& a, const std::vector<const Rule*>& attention, uint32_t si, Emit& emit) {
   int32_t close = a.view.match[si + 1];
   if (close < 0 || a.view.stmt_of[si] == python::kNoIndex) return;
   bool product = false, transpose = false;
   for (uint32_t k = si + 2; k < static_cast<uint32_t>(close); ++k) {
+    if (a.view.op1[k] == '@') product = true;
+    if (!a.sig_is_name(k)) continue;
     std::string_view t = a.sig_text(k);
-    if (a.view.op1[k] == '@' || t == "matmul" || t == "bmm" || t == "einsum") product = true;
-    if (t == "transpose" || t == "mT" || t == "T" || t == "permute") transpose = true;
+    if (is_one_of(t, kProductNames)) product = true;
+    if (is_one_of(t, kTransposeNames)) transpose = true;
   }
   if (product && transpose)
     for (const Rule* r : attention) emit(r, a.view.stmt_of[si], a.view.sig[si], a.view.sig[static_cast<uint32_t>(close)]);
