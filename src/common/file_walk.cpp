@@ -4,9 +4,11 @@
 #include <array>
 #include <cerrno>
 #include <dirent.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <set>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <system_error>
 
 namespace banjia {
@@ -55,13 +57,9 @@ struct Walker {
     std::string name;
     unsigned char type;  // d_type
   };
-  // The entries of `dir` but "." and "..", sorted by name; false (and a problem) when it cannot be read.
-  bool read_entries(const std::string& dir, const std::string& display, std::vector<Entry>& entries) {
-    DIR* d = ::opendir(dir.c_str());
-    if (!d) {
-      out.problems.push_back({display, "cannot read directory: " + errno_message(errno)});
-      return false;
-    }
+  // The entries of the directory open as `d` but "." and "..", sorted by name (closes `d`); a read
+  // error midway is a problem, and what was read is kept.
+  void read_entries(DIR* d, const std::string& display, std::vector<Entry>& entries) {
     for (;;) {
       errno = 0;
       const dirent* e = ::readdir(d);
@@ -73,27 +71,36 @@ struct Walker {
     if (errno != 0) out.problems.push_back({display, "cannot read directory: " + errno_message(errno)});
     ::closedir(d);
     std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.name < b.name; });
-    return true;
   }
 
   // `rel` is the directory's path relative to the command-line root ("" for the root itself).
   void walk_dir(const std::string& dir, const std::string& display, const std::string& rel) {
+    // Opened once and identified by the open descriptor: one path lookup per directory, not two
+    // (stat, then opendir), and what is read is what was identified.
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     struct stat st{};
-    if (::stat(dir.c_str(), &st) != 0) {
-      out.problems.push_back({display, "cannot stat directory"});
+    if (fd < 0 || ::fstat(fd, &st) != 0) {
+      out.problems.push_back({display, "cannot read directory: " + errno_message(errno)});
+      if (fd >= 0) ::close(fd);
       return;
     }
     auto key = std::make_pair(st.st_dev, st.st_ino);
     if (visiting.count(key)) {
+      ::close(fd);
       out.problems.push_back({display, "symlink loop: directory already being visited"});
+      return;
+    }
+    DIR* d = ::fdopendir(fd);  // owns fd from here
+    if (!d) {
+      out.problems.push_back({display, "cannot read directory: " + errno_message(errno)});
+      ::close(fd);
       return;
     }
     visiting.insert(key);
     std::vector<Entry> entries;
-    if (read_entries(dir, display, entries)) {
-      const std::string prefix = dir.ends_with('/') ? dir : dir + "/";
-      for (const Entry& e : entries) visit(prefix + e.name, e, display, rel);
-    }
+    read_entries(d, display, entries);
+    const std::string prefix = dir.ends_with('/') ? dir : dir + "/";
+    for (const Entry& e : entries) visit(prefix + e.name, e, display, rel);
     visiting.erase(key);
   }
 
