@@ -59,8 +59,9 @@ void Lexer::scan_plain_run() {
       default:
         goto done;
     }
-    toks[count++] = Token{kind, 0, static_cast<uint32_t>(b), static_cast<uint32_t>(i), line,
-                          static_cast<uint32_t>(b - ls)};  // one line, no terminator: no end flags
+    // One line, no terminator: no end flags.
+    write_token(toks + count++, kind, 0, static_cast<uint32_t>(b), static_cast<uint32_t>(i), line,
+                static_cast<uint32_t>(b - ls));
   }
 done:
   i_ = i;
