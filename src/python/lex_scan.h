@@ -190,17 +190,21 @@ inline size_t number(std::string_view s, size_t i) {
 
 // Length of the longest operator of CPython 3.11's EXACT_TOKEN_TYPES at i, 0 if none.
 inline size_t op_length(std::string_view s, size_t i) {
-  char c = at(s, i), c1 = at(s, i + 1), c2 = at(s, i + 2);
-  switch (c) {
+  const char c = at(s, i);
+  switch (c) {  // the operators that never combine, most of them, before reading further
     case '(': case ')': case '[': case ']': case '{': case '}': case ',': case ';': case '~':
       return 1;
-    case '.': return (c1 == '.' && c2 == '.') ? 3 : 1;
+    default: break;
+  }
+  const char c1 = at(s, i + 1);
+  switch (c) {
+    case '.': return (c1 == '.' && at(s, i + 2) == '.') ? 3 : 1;
     case '!': return c1 == '=' ? 2 : 0;
     case '-': return (c1 == '=' || c1 == '>') ? 2 : 1;
     case ':': case '=': case '+': case '%': case '&': case '|': case '^': case '@':
       return c1 == '=' ? 2 : 1;
     case '*': case '/': case '<': case '>':
-      if (c1 == c) return c2 == '=' ? 3 : 2;
+      if (c1 == c) return at(s, i + 2) == '=' ? 3 : 2;
       return c1 == '=' ? 2 : 1;
     default: return 0;
   }
@@ -214,6 +218,10 @@ struct StringStart {
 
 // A string literal starts at i: an optional valid prefix (b r u f br rb fr rf, any case) then a quote.
 inline bool string_start(std::string_view s, size_t i, StringStart& out) {
+  // A quote within three bytes, or no string: turns away at once the many names that merely begin
+  // with a prefix letter (`return`, `for`, `range`), which every Name starting b/r/u/f asks about.
+  auto is_quote = [](char c) { return c == '"' || c == '\''; };
+  if (!is_quote(at(s, i)) && !is_quote(at(s, i + 1)) && !is_quote(at(s, i + 2))) return false;
   bool b = false, r = false, u = false, f = false;
   size_t j = i;
   for (; j < i + 2; ++j) {
