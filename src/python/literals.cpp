@@ -24,6 +24,15 @@ std::optional<StringLiteral> split_string_literal(std::string_view t) {
   return lit;
 }
 
+char string_body_first_byte(std::string_view t) {
+  size_t k = 0;  // past the prefix letters (at most two) to the opening quote
+  while (k < 3 && k < t.size() && t[k] != '"' && t[k] != '\'') ++k;
+  if (k >= t.size() || (t[k] != '"' && t[k] != '\'')) return '\0';
+  const char q = t[k];
+  const bool triple = lex::at(t, k + 1) == q && lex::at(t, k + 2) == q;  // as lex::string_start
+  return lex::at(t, k + (triple ? 3 : 1));
+}
+
 std::optional<std::string> simple_string_value(std::string_view token_text) {
   auto lit = split_string_literal(token_text);
   if (!lit || lit->body.find('\\') != std::string_view::npos) return std::nullopt;

@@ -139,11 +139,15 @@ PythonPrefilter::Found PythonPrefilter::scan_tokens(std::string_view text, const
         if (const NameNeedle* n = name_needle(name, after_dot); n && hit(n->loop_only)) return Found::needle;
         break;
       }
-      case TokenKind::String:
+      case TokenKind::String: {
         close_loop();
-        if (auto lit = python::split_string_literal(t.text(text)); lit && value_may_match(lit->body, true))
+        const std::string_view literal = t.text(text);
+        // Most strings start with a byte no string needle starts with: decided without splitting.
+        if (!string_first_[static_cast<unsigned char>(python::string_body_first_byte(literal))]) break;
+        if (auto lit = python::split_string_literal(literal); lit && value_may_match(lit->body, true))
           return Found::needle;
         break;
+      }
       case TokenKind::FStringMiddle:
         if (value_may_match(t.text(text), false)) return Found::needle;
         break;

@@ -1,6 +1,12 @@
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "python/literals.h"
+#include "python/tokenizer.h"
 
 using namespace banjia::python;
 
@@ -37,4 +43,37 @@ TEST(Literals, SimpleValues) {
   EXPECT_FALSE(simple_string_value("f'cuda:{rank}'"));
   EXPECT_FALSE(simple_string_value("'cu\\x64a'"));
   EXPECT_FALSE(simple_string_value("f'"));
+}
+
+TEST(Literals, BodyFirstByteWithoutSplitting) {
+  EXPECT_EQ(string_body_first_byte("'cuda:0'"), 'c');
+  EXPECT_EQ(string_body_first_byte("rb'''x'''"), 'x');
+  EXPECT_EQ(string_body_first_byte("f\"{d}\""), '{');
+  EXPECT_EQ(string_body_first_byte("b\"\\n\""), '\\');
+  EXPECT_EQ(string_body_first_byte("''"), '\'');          // empty body: the closing quote
+  EXPECT_EQ(string_body_first_byte("\"\"\"\"\"\""), '"');  // empty triple-quoted body
+  EXPECT_EQ(string_body_first_byte("cuda"), '\0');        // not a literal
+  EXPECT_EQ(string_body_first_byte(""), '\0');
+}
+
+// On every string literal of the stdlib the shortcut agrees with the full split.
+TEST(Literals, BodyFirstByteAgreesWithTheSplitOnTheStdlib) {
+  const std::filesystem::path root = "/usr/lib/python3.11";
+  if (!std::filesystem::is_directory(root)) GTEST_SKIP() << "no stdlib at " << root;
+  size_t literals = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+    if (e.path().extension() != ".py") continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const TokenStream ts = tokenize(text, FStringMode::py311);  // f-strings whole, as String tokens
+    for (const Token& t : ts.tokens) {
+      if (t.kind != TokenKind::String) continue;
+      const std::string_view s = t.text(text);
+      const auto lit = split_string_literal(s);
+      if (!lit || lit->body.empty()) continue;
+      ++literals;
+      ASSERT_EQ(string_body_first_byte(s), lit->body[0]) << e.path() << ": " << s.substr(0, 40);
+    }
+  }
+  EXPECT_GT(literals, 50000u);  // the corpus was read (87,624 non-empty literals in Debian 12's 3.11)
 }
