@@ -49,7 +49,8 @@ size_t read_whole_file(const fs::path& path, std::string& buf) {
       if (errno != EINTR) throw InputError(path.string(), "read failed: " + errno_text(errno));
     }
   };
-  size_t want = S_ISREG(st.st_mode) ? static_cast<size_t>(st.st_size) : 0;
+  const bool regular = S_ISREG(st.st_mode);
+  size_t want = regular ? static_cast<size_t>(st.st_size) : 0;
   if (buf.size() < want) buf.resize(want);
   size_t size = 0;
   for (;;) {
@@ -57,6 +58,10 @@ size_t read_whole_file(const fs::path& path, std::string& buf) {
       size_t n = read_some(buf.data() + size, want - size);
       if (n == 0) break;  // shrank since fstat
       size += n;
+      // All the bytes fstat counted: the file as it was when opened. No read to see end-of-file
+      // (one system call per file of a scan); a regular file of size 0 may still be a generated
+      // one (/proc) and is read until end-of-file below.
+      if (size == want && regular) break;
       continue;
     }
     char probe[4096];
