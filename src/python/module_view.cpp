@@ -79,13 +79,23 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
   for (uint32_t k = 0; k < n; ++k) {
     const Token& t = toks[sig[k]];
     match[k] = -1;
-    op1[k] = '\0';
-    stmt_of[k] = kNoIndex;
+    // op1 and stmt_of are written once per token, on each path below (not cleared first).
     switch (t.kind) {
-      case TokenKind::Indent: after_dot = false; ++depth; continue;
-      case TokenKind::Dedent: depth = std::max(0, depth - 1); continue;
+      case TokenKind::Indent:
+        op1[k] = '\0';
+        stmt_of[k] = kNoIndex;
+        after_dot = false;
+        ++depth;
+        continue;
+      case TokenKind::Dedent:
+        op1[k] = '\0';
+        stmt_of[k] = kNoIndex;
+        depth = std::max(0, depth - 1);
+        continue;
       case TokenKind::Newline:
       case TokenKind::EndMarker:
+        op1[k] = '\0';
+        stmt_of[k] = kNoIndex;
         after_dot = false;
         end_stmt();
         same_line_bonus = 0;
@@ -97,6 +107,7 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
     const char c = (t.kind == TokenKind::Op && t.end - t.begin == 1) ? src[t.begin] : '\0';
     op1[k] = c;
     if (c == ';' && open.empty()) {
+      stmt_of[k] = kNoIndex;
       end_stmt();
       after_dot = false;  // `a.;b` (a syntax error) still starts a chain at `b` (fuzz_rewrite, FUZZING.md 17)
       continue;
