@@ -2,6 +2,7 @@
 // tokens), string_lexer.cpp (string literals) and fstring_lexer.cpp (PEP 701 f-string contents).
 // Not part of the public API.
 #pragma once
+#include <bit>
 #include <cstddef>
 #include <cstring>
 #include <string>
@@ -77,6 +78,7 @@ class Lexer {
   // Token and copied, it cost twice the instructions in byte and vector shuffles (the plain run
   // writes a token every few bytes of the file).
   static void write_token(Token* slot, TokenKind k, uint8_t flags, uint32_t b, uint32_t e, uint32_t l, uint32_t c) {
+    static_assert(std::endian::native == std::endian::little, "the words below put kind in byte 0");
     static_assert(sizeof(Token) == 20 && offsetof(Token, end_flags) == 1 && offsetof(Token, begin) == 4 &&
                   offsetof(Token, end) == 8 && offsetof(Token, line) == 12 && offsetof(Token, col) == 16);
     const uint64_t kind_flags_begin = uint64_t{static_cast<uint8_t>(k)} | uint64_t{flags} << 8 | uint64_t{b} << 32;
