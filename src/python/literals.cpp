@@ -25,12 +25,9 @@ std::optional<StringLiteral> split_string_literal(std::string_view t) {
 }
 
 char string_body_first_byte(std::string_view t) {
-  size_t k = 0;  // past the prefix letters (at most two) to the opening quote
-  while (k < 3 && k < t.size() && t[k] != '"' && t[k] != '\'') ++k;
-  if (k >= t.size() || (t[k] != '"' && t[k] != '\'')) return '\0';
-  const char q = t[k];
-  const bool triple = lex::at(t, k + 1) == q && lex::at(t, k + 2) == q;  // as lex::string_start
-  return lex::at(t, k + (triple ? 3 : 1));
+  lex::StringStart st;
+  if (!lex::string_start(t, 0, st)) return '\0';
+  return lex::at(t, st.prefix_len + (st.triple ? 3 : 1));  // where split_string_literal's body starts
 }
 
 std::optional<std::string> simple_string_value(std::string_view token_text) {

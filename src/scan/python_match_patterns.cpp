@@ -42,16 +42,13 @@ std::vector<bool> statements_in_loops(const PythonAnalysis& a) {
   return in_loop;
 }
 
-bool contains(const std::vector<std::string>& v, std::string_view s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
+// `s` is one of `words` (a rule's names, or a fixed list below).
+bool contains(const auto& words, std::string_view s) { return std::find(words.begin(), words.end(), s) != words.end(); }
 
 constexpr std::string_view kSoftmax = "softmax";
 // The names that make a product and a transpose in hand-written attention.
 constexpr std::array<std::string_view, 3> kProductNames = {"matmul", "bmm", "einsum"};
 constexpr std::array<std::string_view, 4> kTransposeNames = {"transpose", "mT", "T", "permute"};
-
-bool is_one_of(std::string_view t, const auto& words) { return std::find(words.begin(), words.end(), t) != words.end(); }
 
 // `softmax(...)` at sig index si whose arguments hold a product (`@`, matmul, bmm, einsum) and a
 // transpose: hand-written attention. Names only: an f-string's text "T" is no transpose.
@@ -64,8 +61,8 @@ void match_attention(const PythonAnalysis& a, const std::vector<const Rule*>& at
     if (a.view.op1[k] == '@') product = true;
     if (!a.sig_is_name(k)) continue;
     std::string_view t = a.sig_text(k);
-    if (is_one_of(t, kProductNames)) product = true;
-    if (is_one_of(t, kTransposeNames)) transpose = true;
+    if (contains(kProductNames, t)) product = true;
+    if (contains(kTransposeNames, t)) transpose = true;
   }
   if (product && transpose)
     for (const Rule* r : attention) emit(r, a.view.stmt_of[si], a.view.sig[si], a.view.sig[static_cast<uint32_t>(close)]);
