@@ -66,17 +66,17 @@ class Lexer {
   // Token ending at e on the current line (multi-line tokens advance the line before this call).
   // Its end column is not needed: a non-empty token's is derived, an empty one ends where it starts.
   void emit(TokenKind k, size_t b, size_t e, uint32_t l, uint32_t c) {
-    const uint8_t flags = b == e ? uint8_t{0} : trailing_flag(b, e, l, line_);
+    const Token t{k, b == e ? uint8_t{0} : trailing_flag(b, e, l, line_), static_cast<uint32_t>(b),
+                  static_cast<uint32_t>(e), l, c};
 #ifdef BANJIA_VERIFY_TOKEN_ENDS
-    store(Token{k, flags, static_cast<uint32_t>(b), static_cast<uint32_t>(e), l, c}, line_, col(e));
+    store(t, line_, col(e));
 #else
-    if (count_ == cap_) [[unlikely]] grow();
-    write_token(toks_ + count_++, k, flags, static_cast<uint32_t>(b), static_cast<uint32_t>(e), l, c);
+    store(t, 0, 0);
 #endif
   }
-  // Writes a token as three plain stores (kind, flags and begin; end and line; column): built as a
-  // Token and copied, it cost twice the instructions in byte and vector shuffles (the plain run
-  // writes a token every few bytes of the file).
+  // Writes a token as three plain stores (kind, flags and begin; end and line; column): copied as a
+  // whole Token (`toks_[i] = t`), it cost twice the instructions in byte and vector shuffles (the
+  // plain run writes a token every few bytes of the file). store() and the plain run both use it.
   static void write_token(Token* slot, TokenKind k, uint8_t flags, uint32_t b, uint32_t e, uint32_t l, uint32_t c) {
     static_assert(std::endian::native == std::endian::little, "the words below put kind in byte 0");
     static_assert(sizeof(Token) == 20 && offsetof(Token, end_flags) == 1 && offsetof(Token, begin) == 4 &&
@@ -90,7 +90,7 @@ class Lexer {
   }
   void store(const Token& t, [[maybe_unused]] uint32_t el, [[maybe_unused]] uint32_t ec) {
     if (count_ == cap_) [[unlikely]] grow();
-    toks_[count_++] = t;
+    write_token(toks_ + count_++, t.kind, t.end_flags, t.begin, t.end, t.line, t.col);
 #ifdef BANJIA_VERIFY_TOKEN_ENDS
     verify_end(t, el, ec);
 #endif
