@@ -79,27 +79,26 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
   for (uint32_t k = 0; k < n; ++k) {
     const Token& t = toks[sig[k]];
     match[k] = -1;
-    // op1 and stmt_of are written once per token, on each path below (not cleared first).
+    // op1 and stmt_of are written once per token, here for layout tokens, below for the rest (not
+    // cleared first).
     switch (t.kind) {
       case TokenKind::Indent:
-        op1[k] = '\0';
-        stmt_of[k] = kNoIndex;
-        after_dot = false;
-        ++depth;
-        continue;
       case TokenKind::Dedent:
-        op1[k] = '\0';
-        stmt_of[k] = kNoIndex;
-        depth = std::max(0, depth - 1);
-        continue;
       case TokenKind::Newline:
       case TokenKind::EndMarker:
         op1[k] = '\0';
-        stmt_of[k] = kNoIndex;
-        after_dot = false;
-        end_stmt();
-        same_line_bonus = 0;
-        open.clear();  // a logical line never continues past NEWLINE; leftovers stay unmatched
+        stmt_of[k] = kNoIndex;  // layout belongs to no statement
+        if (t.kind == TokenKind::Indent) {
+          after_dot = false;
+          ++depth;
+        } else if (t.kind == TokenKind::Dedent) {
+          depth = std::max(0, depth - 1);
+        } else {
+          after_dot = false;
+          end_stmt();
+          same_line_bonus = 0;
+          open.clear();  // a logical line never continues past NEWLINE; leftovers stay unmatched
+        }
         continue;
       default: break;
     }
