@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace banjia {
 
@@ -36,5 +37,8 @@ struct Finding {
 
 // Orders findings by file, line, column, rule: the order every writer emits.
 bool finding_less(const Finding& a, const Finding& b);
+// Stable-sorts into that order; one pass when they already are in it (a scan's usually are: files
+// come in walk order, each file's findings in source order), instead of n log n string compares.
+void sort_findings(std::vector<Finding>& findings);
 
 }  // namespace banjia

@@ -44,7 +44,8 @@ std::vector<const Finding*> sorted(const std::vector<Finding>& findings) {
   std::vector<const Finding*> v;
   v.reserve(findings.size());
   for (const Finding& f : findings) v.push_back(&f);
-  std::stable_sort(v.begin(), v.end(), [](const Finding* a, const Finding* b) { return finding_less(*a, *b); });
+  auto less = [](const Finding* a, const Finding* b) { return finding_less(*a, *b); };
+  if (!std::is_sorted(v.begin(), v.end(), less)) std::stable_sort(v.begin(), v.end(), less);
   return v;
 }
 

@@ -4,7 +4,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zip.h>
 
 #include <cerrno>
 #include <cstring>
@@ -12,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "common/errors.h"
+#include "compare/libzip.h"
 #include "compare/zip_stored.h"
 
 namespace banjia::compare {
@@ -57,33 +57,34 @@ bool unsafe_member_name(const std::string& name) {
   return false;
 }
 
-zip* open_from_memory(std::string_view bytes, std::string& problem) {
+zip* open_from_memory(const LibZip& lz, std::string_view bytes, std::string& problem) {
   zip_error_t error;
-  zip_error_init(&error);
-  zip_source_t* src = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &error);
-  zip_t* z = src ? zip_open_from_source(src, ZIP_RDONLY, &error) : nullptr;
+  lz.error_init(&error);
+  zip_source_t* src = lz.source_buffer_create(bytes.data(), bytes.size(), 0, &error);
+  zip_t* z = src ? lz.open_from_source(src, ZIP_RDONLY, &error) : nullptr;
   if (!z) {
-    problem = zip_error_strerror(&error);
-    if (src) zip_source_free(src);
+    problem = lz.error_strerror(&error);
+    if (src) lz.source_free(src);
   }
-  zip_error_fini(&error);
+  lz.error_fini(&error);
   return z;
 }
 }  // namespace
 
-NpzArchive::NpzArchive(const std::filesystem::path& path, ZipLimits limits) : path_(path), file_(path) {
+NpzArchive::NpzArchive(const std::filesystem::path& path, ZipLimits limits)
+    : zip_(libzip(path.string())), path_(path), file_(path) {
   std::string problem;
-  zip* z = open_from_memory(file_.bytes(), problem);
+  zip* z = open_from_memory(zip_, file_.bytes(), problem);
   if (!z) throw InputError(path.string(), "not a readable npz (zip) archive: " + problem);
   all_.push_back(z);
   idle_.push_back(z);
-  zip_int64_t n = zip_get_num_entries(z, 0);
+  zip_int64_t n = zip_.get_num_entries(z, 0);
   uint64_t total = 0;
   for (zip_int64_t i = 0; i < n; ++i) {
     zip_stat_t st;
-    zip_stat_init(&st);
+    zip_.stat_init(&st);
     NpzMember m;
-    if (zip_stat_index(z, static_cast<zip_uint64_t>(i), 0, &st) != 0) {
+    if (zip_.stat_index(z, static_cast<zip_uint64_t>(i), 0, &st) != 0) {
       m.problem = "unreadable zip entry";
     } else {
       m.name = st.name ? st.name : "";
@@ -115,7 +116,7 @@ NpzArchive::NpzArchive(const std::filesystem::path& path, ZipLimits limits) : pa
 }
 
 NpzArchive::~NpzArchive() {
-  for (zip* z : all_) zip_discard(z);
+  for (zip* z : all_) zip_.discard(z);
 }
 
 zip* NpzArchive::borrow() {
@@ -128,7 +129,7 @@ zip* NpzArchive::borrow() {
     }
   }
   std::string problem;
-  zip* z = open_from_memory(file_.bytes(), problem);
+  zip* z = open_from_memory(zip_, file_.bytes(), problem);
   if (!z) return nullptr;
   std::lock_guard lock(mutex_);
   all_.push_back(z);
@@ -150,19 +151,19 @@ std::string NpzArchive::read(size_t index, std::vector<std::byte>& out, std::str
   zip* z = borrow();
   if (!z) return "cannot reopen archive";
   std::string problem;
-  zip_file_t* f = zip_fopen_index(z, index, 0);
+  zip_file_t* f = zip_.fopen_index(z, index, 0);
   if (!f) {
-    problem = fmt::format("cannot open member: {}", zip_strerror(z));
+    problem = fmt::format("cannot open member: {}", zip_.strerror(z));
   } else {
     out.resize(m.size);
-    zip_int64_t got = m.size ? zip_fread(f, out.data(), m.size) : 0;
+    zip_int64_t got = m.size ? zip_.fread(f, out.data(), m.size) : 0;
     if (got < 0 || static_cast<uint64_t>(got) != m.size) {
-      problem = fmt::format("member {} is corrupt or truncated: {}", m.name, zip_file_strerror(f));
+      problem = fmt::format("member {} is corrupt or truncated: {}", m.name, zip_.file_strerror(f));
     } else {
       char extra;  // the header's size must be the real size: anything more is a corrupt archive
-      if (zip_fread(f, &extra, 1) != 0) problem = "member holds more data than its header says";
+      if (zip_.fread(f, &extra, 1) != 0) problem = "member holds more data than its header says";
     }
-    zip_fclose(f);
+    zip_.fclose(f);
   }
   give_back(z);
   if (!problem.empty()) out.clear();

@@ -1,5 +1,5 @@
 // Where tensor bytes come from: .npy files are memory-mapped (no copy); .npz members are read through
-// libzip (stored or deflated) with guards against unsafe names and zip bombs. Archives are opened once
+// libzip (stored or deflated; loaded on first use, compare/libzip.h) with guards against unsafe names and zip bombs. Archives are opened once
 // and each worker thread borrows its own libzip handle, so pairs can be read in parallel.
 #pragma once
 #include <cstdint>
@@ -15,6 +15,8 @@
 struct zip;
 
 namespace banjia::compare {
+
+struct LibZip;
 
 // Read-only mapping of a whole file; throws InputError naming the file when it cannot be mapped.
 class MappedFile {
@@ -62,6 +64,7 @@ class NpzArchive {
  private:
   zip* borrow();
   void give_back(zip* z);
+  const LibZip& zip_;
   std::filesystem::path path_;
   MappedFile file_;
   std::vector<NpzMember> members_;

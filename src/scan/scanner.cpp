@@ -128,6 +128,7 @@ ScanResult scan_paths(const std::vector<std::string>& paths, const ScanOptions& 
           std::string_view bytes = read_file_into(sf.file.path, buffer);
           sf.bytes = bytes.size();
           scan_buffer(bytes, sf.kind, sf.file.display, rules, sf.findings);
+          sort_findings(sf.findings);  // here, in parallel, so that the merged list is usually in order
         } catch (const InputError& e) {
           sf.findings.push_back(input_error_finding(sf.file.display, e.problem()));
         }
@@ -156,7 +157,7 @@ ScanResult scan_paths(const std::vector<std::string>& paths, const ScanOptions& 
       if (selected(f, options)) result.findings.push_back(std::move(f));
     }
   }
-  std::stable_sort(result.findings.begin(), result.findings.end(), finding_less);
+  sort_findings(result.findings);
   return result;
 }
 

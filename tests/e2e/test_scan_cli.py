@@ -188,3 +188,15 @@ def test_list_rules_shows_sources(run):
     r = run("scan", "--list-rules")
     assert r.returncode == 0
     assert "tensor-cuda-call" in r.stdout and "source:" in r.stdout
+
+
+def test_findings_are_in_file_line_column_order_when_the_walk_is_not(run, tmp_path):
+    # The walk visits directory `a` before its sibling `a.py`, but as strings "a.py" < "a/x.py".
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "x.py").write_text("import torch\ntorch.cuda.synchronize()\n")
+    (tmp_path / "a.py").write_text("import torch\nx = torch.zeros(1).cuda()\ntorch.cuda.synchronize()\n")
+    (tmp_path / "a-b.py").write_text("import torch\ntorch.cuda.synchronize()\n")
+    doc = scan_json(run, str(tmp_path))
+    got = [(f["file"], f["line"], f["column"], f["rule"]) for f in doc["findings"]]
+    assert len({g[0] for g in got}) == 3, got
+    assert got == sorted(got)

@@ -1,0 +1,65 @@
+#include "compare/libzip.h"
+
+#include <dlfcn.h>
+
+#include <string>
+
+#include "common/errors.h"
+
+#ifndef BANJIA_LIBZIP_SONAME
+#error "BANJIA_LIBZIP_SONAME: the build reads it from the libzip it compiles against (src/CMakeLists.txt)"
+#endif
+
+namespace banjia::compare {
+
+namespace {
+struct Loaded {
+  LibZip api{};
+  std::string problem;  // empty when every symbol was found
+};
+
+template <class Fn>
+bool bind(void* handle, const char* name, Fn& fn, std::string& problem) {
+  fn = reinterpret_cast<Fn>(::dlsym(handle, name));
+  if (!fn && problem.empty()) problem = std::string("libzip has no ") + name;
+  return fn != nullptr;
+}
+
+Loaded load() {
+  Loaded l;
+  // Never closed: the functions are used until exit.
+  void* h = ::dlopen(BANJIA_LIBZIP_SONAME, RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char* why = ::dlerror();
+    l.problem = why ? why : "cannot load " BANJIA_LIBZIP_SONAME;
+    return l;
+  }
+  LibZip& z = l.api;
+  std::string& p = l.problem;
+  bind(h, "zip_error_init", z.error_init, p);
+  bind(h, "zip_error_fini", z.error_fini, p);
+  bind(h, "zip_error_strerror", z.error_strerror, p);
+  bind(h, "zip_source_buffer_create", z.source_buffer_create, p);
+  bind(h, "zip_source_free", z.source_free, p);
+  bind(h, "zip_open_from_source", z.open_from_source, p);
+  bind(h, "zip_discard", z.discard, p);
+  bind(h, "zip_get_num_entries", z.get_num_entries, p);
+  bind(h, "zip_stat_init", z.stat_init, p);
+  bind(h, "zip_stat_index", z.stat_index, p);
+  bind(h, "zip_strerror", z.strerror, p);
+  bind(h, "zip_fopen_index", z.fopen_index, p);
+  bind(h, "zip_fread", z.fread, p);
+  bind(h, "zip_file_strerror", z.file_strerror, p);
+  bind(h, "zip_fclose", z.fclose, p);
+  return l;
+}
+}  // namespace
+
+const LibZip& libzip(const std::string& archive) {
+  static const Loaded loaded = load();  // C++ guarantees one thread initialises it
+  if (!loaded.problem.empty())
+    throw InputError(archive, "cannot read npz archives: " + loaded.problem + " (install libzip)");
+  return loaded.api;
+}
+
+}  // namespace banjia::compare
