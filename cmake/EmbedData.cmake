@@ -9,14 +9,35 @@ function(banjia_embed_data target)
     list(APPEND files ${matched})
   endforeach()
   list(SORT files)
+  # Each TOML file also goes in as JSON written by banjia_toml_to_json, under "toml-as-json/<path>"
+  # (outside data/, so listings of data/ never see it): common/toml_json.h says why.
+  set(gen_root "${CMAKE_CURRENT_BINARY_DIR}/toml-as-json")
+  set(generated)
+  foreach(f IN LISTS files)
+    if(f MATCHES "\\.toml$")
+      file(RELATIVE_PATH rel "${PROJECT_SOURCE_DIR}" "${f}")
+      set(json "${gen_root}/${rel}")
+      get_filename_component(json_dir "${json}" DIRECTORY)
+      add_custom_command(
+        OUTPUT "${json}"
+        COMMAND ${CMAKE_COMMAND} -E make_directory "${json_dir}"
+        COMMAND banjia_toml_to_json "${f}" "${json}"
+        DEPENDS "${f}" banjia_toml_to_json
+        COMMENT "Knowledge base as JSON: ${rel}"
+        VERBATIM)
+      list(APPEND generated "${json}")
+    endif()
+  endforeach()
   set(out "${CMAKE_CURRENT_BINARY_DIR}/embedded_data.cpp")
   # '|'-separated: a ';' list would be split by the shell running the custom command.
   string(REPLACE ";" "|" files_arg "${files}")
+  string(REPLACE ";" "|" generated_arg "${generated}")
   add_custom_command(
     OUTPUT "${out}"
     COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DROOT=${PROJECT_SOURCE_DIR} "-DFILES=${files_arg}"
+            "-DGEN_ROOT=${CMAKE_CURRENT_BINARY_DIR}" "-DGENERATED=${generated_arg}"
             -P "${PROJECT_SOURCE_DIR}/cmake/embed_files.cmake"
-    DEPENDS ${files} "${PROJECT_SOURCE_DIR}/cmake/embed_files.cmake"
+    DEPENDS ${files} ${generated} "${PROJECT_SOURCE_DIR}/cmake/embed_files.cmake"
     COMMENT "Embedding knowledge base (data/)"
     VERBATIM)
   target_sources(${target} PRIVATE "${out}")

@@ -8,6 +8,9 @@
 
 namespace banjia {
 
+// A knowledge-base file compiled into banjia (`file` names an embedded file and `text` is its
+// contents) is read from the JSON the build wrote of it (common/toml_json.h): the same document,
+// loaded in a fraction of the time.
 toml::table parse_toml(std::string_view text, const std::string& file);
 
 }  // namespace banjia
