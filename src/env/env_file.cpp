@@ -220,6 +220,25 @@ void parse_dotenv(std::string_view text, ParsedEnvFile& out) {
   }
 }
 
+// True when an ENV instruction's text lexed as shell is words separated only by blanks, line
+// continuations and comment lines: no `;`, `|`, `&`, redirection or here-document among them.
+bool env_words_only(std::string_view text, const ShellLexResult& lex) {
+  if (!lex.heredoc_bodies.empty()) return false;
+  const ShellWord* previous = nullptr;
+  for (const auto& command : lex.commands)
+    for (const auto& word : command.words) {
+      for (size_t i = previous ? previous->end : word.begin; i < word.begin; ++i) {
+        if (text[i] == '#') {
+          while (i < word.begin && text[i] != '\n') ++i;
+          continue;
+        }
+        if (text[i] != ' ' && text[i] != '\t' && text[i] != '\\' && text[i] != '\n' && text[i] != '\r') return false;
+      }
+      previous = &word;
+    }
+  return true;
+}
+
 // Dockerfile: instructions joined over backslash continuations; ENV (both forms) gives assignments,
 // shell-form RUN bodies are parsed as shell.
 void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& interp) {
@@ -245,6 +264,16 @@ void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& in
     std::transform(kw.begin(), kw.end(), kw.begin(), [](unsigned char c) { return std::toupper(c); });
     if (kw == "ENV") {
       ShellLexResult lex = lex_shell(text, kw_end, end);
+      // Docker reads ENV as words with quotes and $-expansions, never as shell: a command separator,
+      // a redirection or a here-document here means the shell reading is not Docker's. Editing a value
+      // then could delete an operator and change how the rest parses (a `<<O` between two value words
+      // went with the value, and the lines its here-document had hidden were renamed on a second
+      // translate: FUZZING.md 19), so the instruction is reported and left alone.
+      if (!env_words_only(text, lex)) {
+        out.problems.push_back({b, 0, 0, "ENV instruction with shell operators, redirections or a here-document"});
+        pos = end;
+        continue;
+      }
       for (auto& r : lex.references) out.references.push_back(r);
       for (auto& p : lex.problems) out.problems.push_back({p.offset, 0, 0, p.message});
       std::vector<ShellWord> words;

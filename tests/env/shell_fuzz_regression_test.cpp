@@ -79,5 +79,25 @@ TEST(EnvShellFuzzRegression, RewrittenValueWithAQuoteReadsBack) {
   }
 }
 
+// Dockerfile ENV read as shell: in `ENV PYTORCH_CUDA_ALLOC_CONF x<<O ] #\` the `<<O` between the two
+// value words opened a here-document that hid the next line; rewriting the value deleted the `<<O`,
+// so a second translate renamed $CUDA_VISIBLE_DEVICES there (fuzz finding 19, minimised input). An
+// ENV instruction with shell operators is now reported and left alone.
+TEST(EnvShellFuzzRegression, DockerfileEnvWithShellOperatorsIsLeftAlone) {
+  const std::string_view text = "eNV PYTORCH_CUDA_ALLOC_CONF \xe7<<O ] #\\\n$CUDA_VISIBLE_DEVICES";
+  std::vector<ShellEdit> edits;
+  std::vector<Finding> notes;
+  const std::string once = translate_env_file(text, EnvFileKind::dockerfile, edits, &notes);
+  EXPECT_EQ(once, text);
+  EXPECT_TRUE(edits.empty());
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rule, "env-parse-error");
+  for (std::string_view other : {std::string_view("ENV CUDA_VISIBLE_DEVICES=0; CUDA_LAUNCH_BLOCKING=1\n"),
+                                 std::string_view("ENV CUDA_VISIBLE_DEVICES 0 >log 1\n")}) {
+    EXPECT_EQ(translate_env_file(other, EnvFileKind::dockerfile, edits), other) << other;
+    EXPECT_TRUE(edits.empty()) << other;
+  }
+}
+
 }  // namespace
 }  // namespace banjia::env
