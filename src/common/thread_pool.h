@@ -14,6 +14,13 @@
 
 namespace banjia {
 
+// Starts fn on a new thread placed on another CPU than the caller's (when the process may use
+// another), free to run anywhere once it has started. Linux queues a new thread on its parent's CPU,
+// and while the parent stays busy (the walk that feeds a scan) an idle CPU took a scheduler tick or
+// more to pull it over: the one worker of `scan -j 2` began 2.7 ms into a 60 ms scan on the
+// reference VM, against ~0.1 ms when placed on the other CPU from the start (thread_pool.cpp).
+std::jthread start_thread_elsewhere(std::function<void()> fn);
+
 // Number of worker threads to use: `requested` if > 0, else the hardware concurrency.
 inline unsigned worker_count(unsigned requested = 0) {
   if (requested > 0) return requested;
@@ -47,7 +54,7 @@ void parallel_for(size_t n, unsigned threads, Fn&& fn) {
   };
   std::vector<std::jthread> pool;
   pool.reserve(threads - 1);
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  for (unsigned t = 1; t < threads; ++t) pool.push_back(start_thread_elsewhere(worker));
   worker();
   pool.clear();  // joins
   if (error) std::rethrow_exception(error);
@@ -96,7 +103,7 @@ std::deque<Item> parallel_stream(unsigned threads, Produce&& produce, Fn&& fn) {
   };
   std::vector<std::jthread> pool;
   pool.reserve(threads - 1);
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  for (unsigned t = 1; t < threads; ++t) pool.push_back(start_thread_elsewhere(worker));
   try {
     produce([&](Item&& item) {
       {
