@@ -1,6 +1,7 @@
 #include "common/json_writer.h"
 
 #include <cmath>
+#include <cstring>
 #include <fmt/format.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -14,23 +15,36 @@ namespace {
 // The end of the run from i of bytes a JSON string holds as they are: ASCII from 0x20 up but '"' and
 // '\\'. Sixteen bytes per step with SSE2 (x86-64's baseline): reports are mostly such runs (paths,
 // messages, sources), and the byte loop was most of the time spent writing one.
+#ifdef __SSE2__
+// Bit k is set when byte k of x must not be copied as it is. Signed compare: bytes >= 0x80 are
+// negative, so one test finds them and the control bytes.
+unsigned special_bytes(__m128i x) {
+  const __m128i special = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+                                       _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                                    _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+  return static_cast<unsigned>(_mm_movemask_epi8(special));
+}
+#endif
+
 size_t verbatim_run_end(std::string_view s, size_t i) {
 #ifdef __SSE2__
   for (; i + 16 <= s.size(); i += 16) {
-    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
-    // Signed compare: bytes >= 0x80 are negative, so one test finds them and the control bytes.
-    const __m128i special = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
-                                         _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
-                                                      _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
-    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(special));
+    const unsigned mask = special_bytes(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i)));
     if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
   }
-#endif
+  if (i == s.size()) return i;
+  // The last 1-15 bytes (all of a short key or value): one more step on a zero-padded copy instead
+  // of a byte loop. The padding is a control byte, so the run never reaches past the end.
+  alignas(16) char tail[16] = {};
+  std::memcpy(tail, s.data() + i, s.size() - i);
+  return i + static_cast<size_t>(__builtin_ctz(special_bytes(_mm_load_si128(reinterpret_cast<const __m128i*>(tail)))));
+#else
   for (; i < s.size(); ++i) {
     const unsigned char r = static_cast<unsigned char>(s[i]);
     if (r < 0x20 || r >= 0x80 || r == '"' || r == '\\') break;
   }
   return i;
+#endif
 }
 }  // namespace
 
@@ -87,7 +101,7 @@ void JsonWriter::before_value() {
   }
   if (!first_.empty()) {
     if (!first_.back()) out_.push_back(',');
-    first_.back() = false;
+    first_.back() = 0;
     newline();
   }
 }
@@ -95,7 +109,7 @@ void JsonWriter::before_value() {
 JsonWriter& JsonWriter::begin_object() {
   before_value();
   out_.push_back('{');
-  first_.push_back(true);
+  first_.push_back(1);
   return *this;
 }
 
@@ -110,7 +124,7 @@ JsonWriter& JsonWriter::end_object() {
 JsonWriter& JsonWriter::begin_array() {
   before_value();
   out_.push_back('[');
-  first_.push_back(true);
+  first_.push_back(1);
   return *this;
 }
 
@@ -151,13 +165,15 @@ JsonWriter& JsonWriter::value(double d) {
 
 JsonWriter& JsonWriter::value(int64_t i) {
   before_value();
-  out_ += fmt::format("{}", i);
+  const fmt::format_int digits(i);
+  out_.append(digits.data(), digits.size());
   return *this;
 }
 
 JsonWriter& JsonWriter::value(uint64_t u) {
   before_value();
-  out_ += fmt::format("{}", u);
+  const fmt::format_int digits(u);
+  out_.append(digits.data(), digits.size());
   return *this;
 }
 

@@ -49,7 +49,7 @@ class JsonWriter {
   void before_value();
   void newline();
   std::string out_;
-  std::vector<bool> first_;  // per open container: no element written yet
+  std::string first_;  // per open container: 1 while no element is written yet (a byte each: cheaper than vector<bool>)
   bool pretty_;
   bool after_key_ = false;
 };
