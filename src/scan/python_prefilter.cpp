@@ -55,6 +55,16 @@ PythonPrefilter::PythonPrefilter(PythonNeedles needles) : needles_(std::move(nee
     if (name.size() > 32) long_names_ = true;
     else name_shapes_[static_cast<unsigned char>(name[0])] |= uint32_t{1} << (name.size() - 1);
   }
+  // Per token kind and first byte, bit (length - 1) when such a token may hold a needle (bit 31 for
+  // length 32 and more): a needle name's shape; any string literal or f-string text; a one-byte '@'.
+  for (int b = 0; b < 256; ++b) {
+    uint32_t name = name_shapes_[b];
+    if (long_names_) name |= uint32_t{1} << 31;
+    candidate_lengths_[static_cast<uint8_t>(TokenKind::Name)][b] = name;
+    candidate_lengths_[static_cast<uint8_t>(TokenKind::String)][b] = ~uint32_t{0};
+    candidate_lengths_[static_cast<uint8_t>(TokenKind::FStringMiddle)][b] = ~uint32_t{0};
+  }
+  if (needles_.binary_at_in_loops) candidate_lengths_[static_cast<uint8_t>(TokenKind::Op)]['@'] = 1;
   for (const auto& p : needles_.string_prefixes) string_first_[static_cast<unsigned char>(p[0])] = true;
   for (const auto& v : needles_.string_values)
     if (!v.empty()) string_first_[static_cast<unsigned char>(v[0])] = true;
@@ -85,16 +95,86 @@ bool PythonPrefilter::value_may_match(std::string_view value, bool whole) const 
 
 
 bool PythonPrefilter::may_match(std::string_view text, const python::TokenStream& ts) const {
-  // Most files are decided by the cheap pass: a needle that counts anywhere, or none at all. Only a
-  // file whose sole needles are the loop advisories' is scanned again, following its loops.
-  const Found found = scan_tokens<false>(text, ts);
-  if (found != Found::in_loop_only) return found == Found::needle;
-  return scan_tokens<true>(text, ts) == Found::needle;
+  // Most files are decided by the cheap pass over the few tokens that can hold a needle: one that
+  // counts anywhere, or none at all. Only a file whose sole needles are the loop advisories' is
+  // scanned again, token by token, following its loops. The cheap pass goes a block of tokens at a
+  // time, so that a needle near the top (an import) ends it early.
+  constexpr size_t kBlock = 2048;
+  thread_local UninitVector<uint32_t> candidates;  // reused: one block's worth
+  bool in_loop_only = false;
+  for (size_t lo = 0; lo < ts.tokens.size(); lo += kBlock) {
+    candidate_tokens(text, ts, lo, std::min(lo + kBlock, ts.tokens.size()), candidates);
+    const Found found = scan_candidates(text, ts, candidates);
+    if (found == Found::needle) return true;
+    in_loop_only = in_loop_only || found == Found::in_loop_only;
+  }
+  return in_loop_only && scan_loops(text, ts);
 }
 
-template <bool kTrackLoops>
-PythonPrefilter::Found PythonPrefilter::scan_tokens(std::string_view text, const python::TokenStream& ts) const {
+void PythonPrefilter::candidate_tokens(std::string_view text, const python::TokenStream& ts, size_t lo, size_t hi,
+                                       UninitVector<uint32_t>& out) const {
+  out.clear();
+  if (text.empty()) return;  // no token has text to look at
+  out.resize(hi - lo);  // not zeroed (UninitVector): every slot is written below before it is kept
+  const python::Token* toks = ts.tokens.data();
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  uint32_t* slot = out.data();
+  size_t kept = 0;
+  const size_t end = text.size() - 1;
+  for (size_t i = lo; i < hi; ++i) {  // no branch but the loop's: each index is written, kept or not
+    const python::Token& t = toks[i];
+    const uint32_t len = t.end - t.begin;
+    const unsigned char first = bytes[std::min<size_t>(t.begin, end)];  // empty tokens may sit at the end
+    const uint32_t lengths = candidate_lengths_[static_cast<uint8_t>(t.kind)][first];
+    slot[kept] = static_cast<uint32_t>(i);
+    kept += lengths >> std::min<uint32_t>(len - 1, 31) & 1;
+  }
+  out.resize(kept);
+}
+
+PythonPrefilter::Found PythonPrefilter::scan_candidates(std::string_view text, const python::TokenStream& ts,
+                                                         const UninitVector<uint32_t>& candidates) const {
   Found found = Found::nothing;
+  const python::Token* toks = ts.tokens.data();
+  for (const uint32_t i : candidates) {
+    const python::Token& t = toks[i];
+    // The previous significant token (blanks, comments and blank-line ends skipped) says whether this
+    // one follows a '.' and whether it starts a line (after NEWLINE, INDENT, DEDENT, or first).
+    uint32_t j = i;
+    while (j > 0 && (toks[j - 1].kind == TokenKind::Whitespace || toks[j - 1].kind == TokenKind::Comment ||
+                     toks[j - 1].kind == TokenKind::NL))
+      --j;
+    const python::Token* prev = j > 0 ? &toks[j - 1] : nullptr;
+    const bool after_dot = prev && prev->kind == TokenKind::Op && prev->end - prev->begin == 1 && text[prev->begin] == '.';
+    const bool line_start = !prev || prev->kind == TokenKind::Newline || prev->kind == TokenKind::Indent ||
+                            prev->kind == TokenKind::Dedent;
+    switch (t.kind) {
+      case TokenKind::Name:
+        if (const NameNeedle* n = name_needle(t.text(text), after_dot)) {
+          if (!n->loop_only) return Found::needle;
+          found = Found::in_loop_only;
+        }
+        break;
+      case TokenKind::String: {
+        const std::string_view literal = t.text(text);
+        // Most strings start with a byte no string needle starts with: decided without splitting.
+        if (!string_first_[static_cast<unsigned char>(python::string_body_first_byte(literal))]) break;
+        if (auto lit = python::split_string_literal(literal); lit && value_may_match(lit->body, true))
+          return Found::needle;
+        break;
+      }
+      case TokenKind::FStringMiddle:
+        if (value_may_match(t.text(text), false)) return Found::needle;
+        break;
+      default:  // a binary '@' (a line's first token is '@' only for a decorator): counts only in loops
+        if (!line_start) found = Found::in_loop_only;
+        break;
+    }
+  }
+  return found;
+}
+
+bool PythonPrefilter::scan_loops(std::string_view text, const python::TokenStream& ts) const {
   bool line_start = true;  // the previous significant token ends a line, or there is none
   bool after_dot = false;  // the previous significant token is '.'
   // Inside a loop: an over-approximation of the loop advisories' own test (statements_in_loops in
@@ -106,20 +186,14 @@ PythonPrefilter::Found PythonPrefilter::scan_tokens(std::string_view text, const
   // `from torch import matmul as mm`, the call in the loop reads `mm(...)`, and only the import holds
   // the name `matmul`.
   bool in_import = false;
-  // Without loop tracking, a needle that counts only in loops is remembered, and the scan goes on.
-  auto hit = [&](bool loop_only) {
-    if (!loop_only || (kTrackLoops && (loop_depth >= 0 || in_import))) return true;
-    if (!kTrackLoops) found = Found::in_loop_only;
-    return false;
-  };
+  auto counts = [&](bool loop_only) { return !loop_only || loop_depth >= 0 || in_import; };
   // A line starting at or left of the outermost open loop's indentation closes it.
   auto close_loop = [&] {
-    if constexpr (kTrackLoops)
-      if (line_start && loop_depth >= depth) loop_depth = -1;
+    if (line_start && loop_depth >= depth) loop_depth = -1;
   };
   for (const python::Token& t : ts.tokens) {
     char op = '\0';
-    switch (t.kind) {  // one jump per token: this loop sees every token of every file
+    switch (t.kind) {
       case TokenKind::Whitespace:
       case TokenKind::Comment:
       case TokenKind::NL:
@@ -133,31 +207,28 @@ PythonPrefilter::Found PythonPrefilter::scan_tokens(std::string_view text, const
       case TokenKind::Name: {
         close_loop();
         const std::string_view name = t.text(text);
-        if (kTrackLoops && brackets == 0 && loop_depth < 0 && (name == "for" || name == "while")) loop_depth = depth;
-        if (kTrackLoops && name == "import") in_import = true;
+        if (brackets == 0 && loop_depth < 0 && (name == "for" || name == "while")) loop_depth = depth;
+        if (name == "import") in_import = true;
         if (!may_be_needle(name)) break;
-        if (const NameNeedle* n = name_needle(name, after_dot); n && hit(n->loop_only)) return Found::needle;
+        if (const NameNeedle* n = name_needle(name, after_dot); n && counts(n->loop_only)) return true;
         break;
       }
       case TokenKind::String: {
         close_loop();
         const std::string_view literal = t.text(text);
-        // Most strings start with a byte no string needle starts with: decided without splitting.
         if (!string_first_[static_cast<unsigned char>(python::string_body_first_byte(literal))]) break;
-        if (auto lit = python::split_string_literal(literal); lit && value_may_match(lit->body, true))
-          return Found::needle;
+        if (auto lit = python::split_string_literal(literal); lit && value_may_match(lit->body, true)) return true;
         break;
       }
       case TokenKind::FStringMiddle:
-        if (value_may_match(t.text(text), false)) return Found::needle;
+        if (value_may_match(t.text(text), false)) return true;
         break;
       case TokenKind::Op:
         close_loop();
         if (t.end - t.begin == 1) op = text[t.begin];
-        if (kTrackLoops && (op == '(' || op == '[' || op == '{')) ++brackets;
-        else if (kTrackLoops && (op == ')' || op == ']' || op == '}') && brackets > 0) --brackets;
-        // A line's first token is '@' only for a decorator, which is no product.
-        else if (op == '@' && needles_.binary_at_in_loops && !line_start && hit(true)) return Found::needle;
+        if (op == '(' || op == '[' || op == '{') ++brackets;
+        else if ((op == ')' || op == ']' || op == '}') && brackets > 0) --brackets;
+        else if (op == '@' && needles_.binary_at_in_loops && !line_start && counts(true)) return true;
         break;
       default:
         close_loop();
@@ -167,7 +238,7 @@ PythonPrefilter::Found PythonPrefilter::scan_tokens(std::string_view text, const
     if (line_start) in_import = false;
     after_dot = op == '.';
   }
-  return found;
+  return false;
 }
 
 }  // namespace banjia::scan

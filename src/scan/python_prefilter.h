@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/string_hash.h"
+#include "common/uninit_allocator.h"
 #include "python/tokenizer.h"
 
 namespace banjia::scan {
@@ -59,11 +60,19 @@ class PythonPrefilter {
   const PythonNeedles& needles() const { return needles_; }
 
  private:
-  // What one pass over the tokens found: nothing, only needles that count inside loops (the pass
-  // did not track loops), or a needle that counts where it stands.
+  // What the pass over the candidate tokens found: nothing, only needles that count inside loops
+  // (that pass does not track loops), or a needle that counts where it stands.
   enum class Found { nothing, in_loop_only, needle };
-  template <bool kTrackLoops>
-  Found scan_tokens(std::string_view text, const python::TokenStream& ts) const;
+  // Indices of the tokens that can hold a needle: Names of a needle's first byte and length, string
+  // literals and f-string text, binary-operator candidates '@'. Branch-free: the per-token switch it
+  // replaced mispredicted on most tokens, and this pass sees every token of every file.
+  // Those of tokens [lo, hi).
+  void candidate_tokens(std::string_view text, const python::TokenStream& ts, size_t lo, size_t hi,
+                        UninitVector<uint32_t>& out) const;
+  Found scan_candidates(std::string_view text, const python::TokenStream& ts,
+                        const UninitVector<uint32_t>& candidates) const;
+  // The full pass, tracking loops and imports, for a file whose only needles count in loops.
+  bool scan_loops(std::string_view text, const python::TokenStream& ts) const;
   // False for nearly every name, from one table load: no needle has its first byte and length.
   bool may_be_needle(std::string_view name) const {
     if (name.size() > 32) return long_names_;
@@ -79,6 +88,8 @@ class PythonPrefilter {
   std::array<uint32_t, 256> name_shapes_{};
   bool long_names_ = false;  // a needle name longer than 32 bytes (always looked up)
   std::array<bool, 256> string_first_{};  // first bytes of the string needles
+  static_assert(static_cast<int>(python::TokenKind::ErrorToken) < 16);
+  std::array<std::array<uint32_t, 256>, 16> candidate_lengths_{};  // [token kind][first byte]: see the constructor
 };
 
 }  // namespace banjia::scan

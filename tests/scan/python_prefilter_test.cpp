@@ -212,3 +212,19 @@ match = { kind = "attribute", name = "cuda" }
 )", "t.toml");
   EXPECT_NE(a.revision(), before);
 }
+
+// The cheap pass looks at tokens a block at a time (2048): a needle past the first block, or one
+// whose '.' ends one block while its name starts the next, is still seen; nothing in plain code is.
+TEST(PythonPrefilter, NeedlesAroundBlockBoundariesPass) {
+  for (int filler = 1000; filler < 1040; ++filler) {  // "a = 1\n" is 6 tokens with blanks: 6000-6240
+    std::string plain;
+    for (int i = 0; i < filler; ++i) plain += "a = 1\n";
+    SCOPED_TRACE(filler);
+    EXPECT_FALSE(passes(plain + "x.device\n"));
+    EXPECT_TRUE(passes(plain + "x = y.cuda()\n"));
+    EXPECT_TRUE(passes(plain + "x = y . cuda()\n"));  // blanks between '.' and the name
+    EXPECT_TRUE(passes(plain + "for y in ys:\n    total += y.item()\n"));
+    EXPECT_FALSE(passes(plain + "v = loss.item()\n"));
+    EXPECT_FALSE(passes(plain + "item = 1\nfor y in ys: pass\n"));  // `item` not after '.'
+  }
+}
