@@ -38,6 +38,7 @@ section() {  # section TITLE COMMAND... : runs COMMAND, appends its stdout under
 } >"$TMP"
 
 section "scan and migrate vs ast.parse (Debian's python3-torch)" /usr/bin/python3 bench/scan_bench.py --banjia "$B" --runs "$RUNS" --out /dev/null
+section "start-up: small commands vs starting Python" /usr/bin/python3 bench/startup_bench.py --banjia "$B"
 section "Python front-end vs CPython tokenize / ast.parse" env BANJIA_TOKDUMP=build-release/tests/tools/banjia_tokdump bash bench/tokenizer_bench.sh /usr/lib/python3/dist-packages/torch 3
 section "trace summary vs json.load (synthesised Kineto trace)" env BANJIA_BIN="$B" bash bench/trace_bench.sh "$([ "$QUICK" = 1 ] && echo 200 || echo 1000)" 3 3
 section "compare vs numpy" /usr/bin/python3 bench/compare_bench.py --banjia "$B" --runs 3 $([ "$QUICK" = 1 ] && echo --pairs 8)
