@@ -93,6 +93,12 @@ bool PythonPrefilter::value_may_match(std::string_view value, bool whole) const 
   return false;
 }
 
+bool PythonPrefilter::literal_may_match(std::string_view literal) const {
+  // Most strings start with a byte no string needle starts with: decided without splitting.
+  if (!string_first_[static_cast<unsigned char>(python::string_body_first_byte(literal))]) return false;
+  auto lit = python::split_string_literal(literal);
+  return lit && value_may_match(lit->body, true);
+}
 
 bool PythonPrefilter::may_match(std::string_view text, const python::TokenStream& ts) const {
   // Most files are decided by the cheap pass over the few tokens that can hold a needle: one that
@@ -155,14 +161,9 @@ PythonPrefilter::Found PythonPrefilter::scan_candidates(std::string_view text, c
           found = Found::in_loop_only;
         }
         break;
-      case TokenKind::String: {
-        const std::string_view literal = t.text(text);
-        // Most strings start with a byte no string needle starts with: decided without splitting.
-        if (!string_first_[static_cast<unsigned char>(python::string_body_first_byte(literal))]) break;
-        if (auto lit = python::split_string_literal(literal); lit && value_may_match(lit->body, true))
-          return Found::needle;
+      case TokenKind::String:
+        if (literal_may_match(t.text(text))) return Found::needle;
         break;
-      }
       case TokenKind::FStringMiddle:
         if (value_may_match(t.text(text), false)) return Found::needle;
         break;
@@ -213,13 +214,10 @@ bool PythonPrefilter::scan_loops(std::string_view text, const python::TokenStrea
         if (const NameNeedle* n = name_needle(name, after_dot); n && counts(n->loop_only)) return true;
         break;
       }
-      case TokenKind::String: {
+      case TokenKind::String:
         close_loop();
-        const std::string_view literal = t.text(text);
-        if (!string_first_[static_cast<unsigned char>(python::string_body_first_byte(literal))]) break;
-        if (auto lit = python::split_string_literal(literal); lit && value_may_match(lit->body, true)) return true;
+        if (literal_may_match(t.text(text))) return true;
         break;
-      }
       case TokenKind::FStringMiddle:
         if (value_may_match(t.text(text), false)) return true;
         break;

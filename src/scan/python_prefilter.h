@@ -81,6 +81,8 @@ class PythonPrefilter {
   // The needle `name` names (after '.' or not), or nullptr.
   const NameNeedle* name_needle(std::string_view name, bool after_dot) const;
   bool value_may_match(std::string_view value, bool whole) const;
+  // A string literal token (prefix and quotes included) whose text a string needle may match.
+  bool literal_may_match(std::string_view literal) const;
 
   PythonNeedles needles_;
   // Bit (length - 1) of entry [first byte] is set when a needle name of that length (up to 32)
