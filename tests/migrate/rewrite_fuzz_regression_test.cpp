@@ -52,3 +52,21 @@ TEST(RewriteFuzzRegression, DotBeforeSemicolonDoesNotHideTheNextStatementsName) 
   EXPECT_NE(once.find("[torch-cuda-unverified]"), std::string::npos) << once;
   EXPECT_EQ(migrated(once, true), once);
 }
+
+// A statement after ';' on a line that continues another (after a backslash, or after a string that
+// spans lines) used to get its `# banjia:` note right above its own line: inside the continuation,
+// where the note is joined to the line before (or becomes part of the string). The note now goes
+// above the first line of the logical line. FUZZING.md 20 (first input: as minimised by libFuzzer).
+TEST(RewriteFuzzRegression, NoteForAStatementOnAContinuedLineGoesAboveTheLogicalLine) {
+  const std::string src = "import torch as th\\\n'NCCL';th.cuda.A";
+  const std::string once = migrated(src, true);
+  EXPECT_EQ(once.rfind("# banjia:", 0), 0u) << once;  // every note above line 1
+  EXPECT_NE(once.find("\\\n'NCCL';th.cuda.A"), std::string::npos) << once;  // the continuation intact
+  EXPECT_EQ(migrated(once, true), once);
+
+  const std::string strings = "import torch as th\nx = '''a\nb'''; th.cuda.A\ny = 1\n";
+  const std::string s_once = migrated(strings, true);
+  EXPECT_NE(s_once.find("th\n# banjia: [torch-cuda-unverified]"), std::string::npos) << s_once;
+  EXPECT_NE(s_once.find("x = '''a\nb'''; th.cuda.A\n"), std::string::npos) << s_once;  // the string unchanged
+  EXPECT_EQ(migrated(s_once, true), s_once);
+}
