@@ -1,6 +1,8 @@
 // Inputs the fuzzer (fuzz/env_parse_fuzzer.cpp) found to break the shell lexer, kept as tests.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <string_view>
 
 #include "env/env_file.h"
@@ -97,6 +99,21 @@ TEST(EnvShellFuzzRegression, DockerfileEnvWithShellOperatorsIsLeftAlone) {
     EXPECT_EQ(translate_env_file(other, EnvFileKind::dockerfile, edits), other) << other;
     EXPECT_TRUE(edits.empty()) << other;
   }
+}
+
+// `RUN A=\\` continued the RUN instruction (its last byte is a backslash) while the shell read `\\` as
+// an escaped backslash ending the value; dropping the value's unknown option removed the backslash,
+// the next line became an ENV instruction, and a second translate renamed it (fuzz finding 21,
+// minimised input). A value holding the continuation is now left alone and reported.
+TEST(EnvShellFuzzRegression, DockerfileValueHoldingTheContinuationIsLeftAlone) {
+  const std::string_view text = "RUN PYTORCH_CUDA_ALLOC_CONF=\\\\\nENV PYTORCH_CUDA_ALLOC_CONF=\n";
+  std::vector<ShellEdit> edits;
+  std::vector<Finding> notes;
+  const std::string once = translate_env_file(text, EnvFileKind::dockerfile, edits, &notes);
+  EXPECT_NE(once.find("=\\\\\n"), std::string::npos) << once;  // the value and its backslash kept
+  std::vector<ShellEdit> again;
+  EXPECT_EQ(translate_env_file(once, EnvFileKind::dockerfile, again), once);
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const Finding& f) { return f.rule == "env-parse-error"; }));
 }
 
 }  // namespace
