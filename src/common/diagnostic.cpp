@@ -1,6 +1,5 @@
 #include "common/diagnostic.h"
 
-#include <algorithm>
 #include <tuple>
 
 namespace banjia {
@@ -41,11 +40,6 @@ std::optional<FixKind> parse_fix_kind(std::string_view s) {
 
 bool finding_less(const Finding& a, const Finding& b) {
   return std::tie(a.file, a.line, a.column, a.rule) < std::tie(b.file, b.line, b.column, b.rule);
-}
-
-void sort_findings(std::vector<Finding>& findings) {
-  if (!std::is_sorted(findings.begin(), findings.end(), finding_less))
-    std::stable_sort(findings.begin(), findings.end(), finding_less);
 }
 
 }  // namespace banjia

@@ -1,6 +1,7 @@
 // The one finding model shared by every verb (scan, migrate, env, trace, compare, bench).
 // Field names match the public JSON schema documented in the README.
 #pragma once
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,8 +38,15 @@ struct Finding {
 
 // Orders findings by file, line, column, rule: the order every writer emits.
 bool finding_less(const Finding& a, const Finding& b);
-// Stable-sorts into that order; one pass when they already are in it (a scan's usually are: files
-// come in walk order, each file's findings in source order), instead of n log n string compares.
-void sort_findings(std::vector<Finding>& findings);
+// Stable-sorts [first, last) by `less`; one pass when it already is in order (a scan's findings
+// usually are: files come in walk order, each file's findings in source order), instead of n log n
+// string compares.
+template <class It, class Less>
+void stable_sort_unless_sorted(It first, It last, Less less) {
+  if (!std::is_sorted(first, last, less)) std::stable_sort(first, last, less);
+}
+inline void sort_findings(std::vector<Finding>& findings) {
+  stable_sort_unless_sorted(findings.begin(), findings.end(), finding_less);
+}
 
 }  // namespace banjia

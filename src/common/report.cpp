@@ -44,8 +44,7 @@ std::vector<const Finding*> sorted(const std::vector<Finding>& findings) {
   std::vector<const Finding*> v;
   v.reserve(findings.size());
   for (const Finding& f : findings) v.push_back(&f);
-  auto less = [](const Finding* a, const Finding* b) { return finding_less(*a, *b); };
-  if (!std::is_sorted(v.begin(), v.end(), less)) std::stable_sort(v.begin(), v.end(), less);
+  stable_sort_unless_sorted(v.begin(), v.end(), [](const Finding* a, const Finding* b) { return finding_less(*a, *b); });
   return v;
 }
 

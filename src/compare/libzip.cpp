@@ -18,11 +18,11 @@ struct Loaded {
   std::string problem;  // empty when every symbol was found
 };
 
+// Sets fn to the library's `name`; the first one missing becomes the problem.
 template <class Fn>
-bool bind(void* handle, const char* name, Fn& fn, std::string& problem) {
+void bind(void* handle, const char* name, Fn& fn, std::string& problem) {
   fn = reinterpret_cast<Fn>(::dlsym(handle, name));
   if (!fn && problem.empty()) problem = std::string("libzip has no ") + name;
-  return fn != nullptr;
 }
 
 Loaded load() {

@@ -1,6 +1,7 @@
 // Where tensor bytes come from: .npy files are memory-mapped (no copy); .npz members are read through
-// libzip (stored or deflated; loaded on first use, compare/libzip.h) with guards against unsafe names and zip bombs. Archives are opened once
-// and each worker thread borrows its own libzip handle, so pairs can be read in parallel.
+// libzip (stored or deflated; loaded on first use, compare/libzip.h) with guards against unsafe names
+// and zip bombs. Archives are opened once and each worker thread borrows its own libzip handle, so
+// pairs can be read in parallel.
 #pragma once
 #include <cstdint>
 #include <filesystem>
