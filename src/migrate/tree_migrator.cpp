@@ -8,6 +8,7 @@
 #include "common/errors.h"
 #include "common/file_io.h"
 #include "common/file_walk.h"
+#include "common/memory_policy.h"
 #include "common/thread_pool.h"
 #include "common/version.h"
 #include "migrate/shell_rewriter.h"
@@ -87,6 +88,7 @@ MigratePlan plan_migration(const MigrateOptions& o) {
       throw InputError(*o.output, "exists and is not a directory");
   }
 
+  back_heap_with_huge_pages();  // as scan: the same per-file buffers (before the workers start)
   MigratePlan plan;
   if (fs::is_directory(src, ec)) {
     collect(src, o, plan.files);

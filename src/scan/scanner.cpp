@@ -100,8 +100,9 @@ struct ScannedFile {
 }  // namespace
 
 ScanResult scan_paths(const std::vector<std::string>& paths, const ScanOptions& options) {
-  // Each worker's token, view and name buffers grow to the largest file it has seen and are reused.
-  keep_freed_memory_for_reuse();
+  // Each worker's token, view and name buffers grow to the largest file it has seen and are reused;
+  // they, the findings and the report come from one heap on huge pages (before the workers start).
+  back_heap_with_huge_pages();
   WalkOptions wo;
   wo.exclude_globs = options.exclude_globs;
   wo.keep = [](std::string_view name) { return classify_file(name) != FileKind::other; };

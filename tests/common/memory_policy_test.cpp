@@ -1,0 +1,93 @@
+// back_heap_with_huge_pages: after it, blocks from malloc -- on this thread or another -- come from
+// the brk heap, in a range advised for transparent huge pages (VmFlags "hg" in /proc/self/smaps).
+// Each check runs in a child process: the call changes malloc for the whole process, and how much
+// heap is free already depends on the tests that ran before it in the same process.
+#include "common/memory_policy.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+
+namespace banjia {
+namespace {
+
+// Name and VmFlags of the mapping that holds `p`, from /proc/self/smaps.
+struct Mapping {
+  std::string name, flags;
+};
+Mapping mapping_of(const void* p) {
+  const auto addr = reinterpret_cast<uintptr_t>(p);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  Mapping m;
+  while (std::getline(smaps, line)) {
+    unsigned long lo = 0, hi = 0;
+    char name[256] = "";
+    if (std::sscanf(line.c_str(), "%lx-%lx %*s %*s %*s %*s %255s", &lo, &hi, name) >= 2 && line.find(':') > 8) {
+      inside = addr >= lo && addr < hi;
+      if (inside) m.name = name;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      m.flags = line.substr(8) + " ";
+      return m;
+    }
+  }
+  return m;
+}
+
+bool kernel_has_transparent_huge_pages() {
+  std::ifstream f("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string mode;
+  return std::getline(f, mode) && mode.find("[never]") == std::string::npos;
+}
+
+// Exit code of the child: 0 when a 3 MiB block (malloc's own heap, below the 32 MB mmap threshold)
+// allocated on this thread and on another one lies in an advised part of [heap].
+[[noreturn]] void child_checks() {
+  if (back_heap_with_huge_pages() < (size_t{2} << 20)) std::_Exit(3);
+  void* here = std::malloc(size_t{3} << 20);
+  void* there = nullptr;
+  std::thread([&] { there = std::malloc(size_t{3} << 20); }).join();
+  for (void* block : {here, there}) {
+    const Mapping m = mapping_of(block);
+    if (m.name != "[heap]") std::_Exit(4);
+    if (m.flags.find(" hg ") == std::string::npos) std::_Exit(5);
+    std::memset(block, 1, size_t{3} << 20);  // the advised range is ordinary, writable memory
+  }
+  std::free(here);
+  std::free(there);
+  std::_Exit(0);
+}
+
+TEST(BackHeapWithHugePages, BlocksOfEveryThreadComeFromTheAdvisedHeap) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "the sanitizer's allocator replaces malloc's heap";
+#endif
+  if (!kernel_has_transparent_huge_pages()) GTEST_SKIP() << "the kernel has transparent huge pages off";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(child_checks(), testing::ExitedWithCode(0), "");
+}
+
+TEST(BackHeapWithHugePages, ActsOncePerProcess) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "the sanitizer's allocator replaces malloc's heap";
+#endif
+  if (!kernel_has_transparent_huge_pages()) GTEST_SKIP() << "the kernel has transparent huge pages off";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  // A second call (a second scan in the same process) leaves the heap as the first one made it.
+  EXPECT_EXIT(
+      {
+        if (back_heap_with_huge_pages() == 0) std::_Exit(3);
+        std::_Exit(back_heap_with_huge_pages() == 0 ? 0 : 4);
+      },
+      testing::ExitedWithCode(0), "");
+}
+
+}  // namespace
+}  // namespace banjia
