@@ -251,6 +251,34 @@ bool holds_line_continuation(std::string_view text, size_t begin, size_t end) {
   return false;
 }
 
+// End of the Dockerfile instruction that starts at b: the first line end not continued by a
+// backslash (blanks after it aside). As in Docker's parser, empty and comment lines inside a continued
+// instruction are dropped, not ends: `ENV A=1 \`, `# note`, `    B=2` sets both A and B
+// (docs.docker.com/reference/build-checks/no-empty-continuation/; the Dockerfile reference: "Comment
+// lines are removed before the Dockerfile instructions are executed").
+size_t instruction_end(std::string_view text, size_t b) {
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  size_t line = b;
+  while (true) {
+    const size_t eol = text.find('\n', line);
+    if (eol == std::string_view::npos) return text.size();
+    size_t last = eol;
+    while (last > line && blank(text[last - 1])) --last;
+    if (last == line || text[last - 1] != '\\') return eol;
+    // Continued: skip the empty and comment lines that follow; the next other line goes on.
+    line = eol + 1;
+    while (line < text.size()) {
+      size_t first = line;
+      while (first < text.size() && blank(text[first])) ++first;
+      if (first < text.size() && text[first] != '\n' && text[first] != '#') break;
+      const size_t next = text.find('\n', first);
+      if (next == std::string_view::npos) return text.size();
+      line = next + 1;
+    }
+    if (line >= text.size()) return text.size();
+  }
+}
+
 // Dockerfile: instructions joined over backslash continuations; ENV (both forms) gives assignments,
 // shell-form RUN bodies are parsed as shell.
 void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& interp) {
@@ -259,17 +287,7 @@ void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& in
     size_t b = text.find_first_not_of(" \t\r\n", pos);
     if (b == std::string_view::npos) break;
     if (text[b] == '#') { pos = text.find('\n', b); if (pos == std::string_view::npos) break; continue; }
-    // End of the instruction: the first newline not preceded by a continuation backslash.
-    size_t end = b;
-    while (true) {
-      size_t eol = text.find('\n', end);
-      if (eol == std::string_view::npos) { end = text.size(); break; }
-      size_t last = eol;
-      while (last > b && (text[last - 1] == ' ' || text[last - 1] == '\t' || text[last - 1] == '\r')) --last;
-      if (last > b && text[last - 1] == '\\') { end = eol + 1; continue; }
-      end = eol;
-      break;
-    }
+    const size_t end = instruction_end(text, b);
     size_t kw_end = b;
     while (kw_end < end && text[kw_end] != ' ' && text[kw_end] != '\t' && text[kw_end] != '\n') ++kw_end;
     std::string kw(text.substr(b, kw_end - b));

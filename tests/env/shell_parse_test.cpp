@@ -157,6 +157,39 @@ TEST(EnvShellParse, DockerfileEnvFormsAndRunBodies) {
   EXPECT_EQ(p.problems[0].line, 8);
 }
 
+// Docker drops empty and comment lines inside a continued instruction (Dockerfile reference: comment
+// lines are removed before instructions run; build check NoEmptyContinuation): they do not end it.
+TEST(EnvShellParse, DockerfileCommentAndEmptyLinesInsideAContinuation) {
+  std::string_view text =
+      "ENV A=1 \\\n"
+      "# a note \\\n"       // a comment line, even one ending in a backslash, is dropped whole
+      "    B=2 \\\n"
+      "\n"                   // an empty continuation line (deprecated, still read so)
+      "    C=3\n"
+      "ENV legacy a \\\n"
+      "  # note\n"
+      "  b\n"
+      "RUN D=4 \\\n"
+      "# note\n"
+      "    python x.py\n"
+      "ENV E=5\n";
+  auto p = parse_env_file(text, EnvFileKind::dockerfile);
+  std::vector<std::string> names, values;
+  for (const auto& a : p.assignments) {
+    names.push_back(a.name);
+    values.push_back(a.value);
+    expect_ranges(text, a);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"A", "B", "C", "legacy", "D", "E"}));
+  EXPECT_EQ(values[2], "3");
+  EXPECT_EQ(values[3], "a b");
+  EXPECT_EQ(p.assignments[1].line, 3);
+  EXPECT_EQ(p.assignments[2].line, 5);
+  EXPECT_EQ(p.assignments[5].line, 12);
+  EXPECT_TRUE(p.assignments[4].scoped);
+  EXPECT_FALSE(p.assignments[5].scoped);
+}
+
 TEST(EnvShellParse, FileKindByName) {
   EXPECT_EQ(detect_env_file_kind("x/Dockerfile"), EnvFileKind::dockerfile);
   EXPECT_EQ(detect_env_file_kind("Dockerfile.npu"), EnvFileKind::dockerfile);

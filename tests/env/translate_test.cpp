@@ -104,6 +104,9 @@ TEST(EnvTranslate, DockerfileAndDotenv) {
   std::vector<ShellEdit> edits;
   EXPECT_EQ(translate_env_file("ENV CUDA_VISIBLE_DEVICES=0 \\\n    CUDA_LAUNCH_BLOCKING=0\n", env::EnvFileKind::dockerfile, edits),
             "ENV ASCEND_RT_VISIBLE_DEVICES=0 \\\n    ASCEND_LAUNCH_BLOCKING=0\n");
+  // A comment line inside the continuation does not end the instruction (Docker drops it).
+  EXPECT_EQ(translate_env_file("ENV A=1 \\\n# devices\n    CUDA_VISIBLE_DEVICES=0\n", env::EnvFileKind::dockerfile, edits),
+            "ENV A=1 \\\n# devices\n    ASCEND_RT_VISIBLE_DEVICES=0\n");
   EXPECT_EQ(translate_env_file("CUDA_VISIBLE_DEVICES=2,3\n", env::EnvFileKind::dotenv, edits),
             "ASCEND_RT_VISIBLE_DEVICES=2,3\n");
 }
