@@ -1,5 +1,7 @@
 #include "migrate/import_insertion.h"
 
+#include <algorithm>
+
 namespace banjia::migrate {
 
 using python::TokenKind;
@@ -10,6 +12,33 @@ std::string line_ending_of(std::string_view text) {
   return p + 1 < text.size() && text[p + 1] == '\n' ? "\r\n" : "\r";
 }
 
+// Where the physical line holding `offset` starts, or, when that line continues an earlier one
+// (after a backslash, or inside a string that spans lines), where the first of those lines starts:
+// a line inserted between continued lines changes the code. A statement after `;` on such a line
+// got its `# banjia:` note there, the backslash joined the note to the line above, and a second
+// migrate annotated the statement again (fuzz_rewrite, FUZZING.md 20); `import torch_npu` put at a
+// statement's physical line after a `\` line became part of that logical line, and the statement
+// it displaced was annotated anew by a second migrate (FUZZING.md 22).
+size_t first_line_of_logical_line(const scan::PythonAnalysis& a, size_t offset) {
+  const std::string_view text = a.text();
+  const auto& toks = a.tokens.tokens;
+  auto physical_start = [&](size_t at) {
+    while (at > 0 && text[at - 1] != '\n' && text[at - 1] != '\r') --at;
+    return at;
+  };
+  size_t begin = physical_start(offset);
+  while (begin > 0) {
+    // The token holding the line break before `begin` (tokens tile the text).
+    auto it = std::upper_bound(toks.begin(), toks.end(), begin - 1,
+                               [](size_t at, const python::Token& t) { return at < t.begin; });
+    if (it == toks.begin()) break;
+    const python::Token& t = *(it - 1);
+    if (t.kind == python::TokenKind::Newline || t.kind == python::TokenKind::NL) break;
+    begin = physical_start(t.begin);
+  }
+  return begin;
+}
+
 bool imports_torch_npu(const scan::PythonAnalysis& a) {
   for (const auto& b : a.imports.bindings)
     if (b.target == "torch_npu" || b.target.rfind("torch_npu.", 0) == 0) return true;
@@ -17,13 +46,6 @@ bool imports_torch_npu(const scan::PythonAnalysis& a) {
 }
 
 namespace {
-
-// Byte offset of the start of the line holding token `tok`.
-uint32_t line_start(const scan::PythonAnalysis& a, uint32_t tok) {
-  uint32_t off = a.tokens.tokens[tok].begin;
-  while (off > 0 && a.text()[off - 1] != '\n' && a.text()[off - 1] != '\r') --off;
-  return off;
-}
 
 // Where to insert after the statement whose last sig token is given: just after the NEWLINE token
 // that ends it, or, when another statement follows on the same line (`import torch; x = 1`), right
@@ -74,7 +96,7 @@ scan::TextEdit torch_npu_import_edit(const scan::PythonAnalysis& a, const std::v
     bool rewritten_to_npu = false;
     for (const auto& e : applied) rewritten_to_npu = rewritten_to_npu || (e.begin >= begin && e.end <= end);
     if (rewritten_to_npu) {
-      uint32_t at = line_start(a, a.view.sig[st.first_sig]);
+      const auto at = static_cast<uint32_t>(first_line_of_logical_line(a, a.sig_token(st.first_sig).begin));
       return {at, at, line + nl};
     }
     InsertionPoint p = after_statement(a, st.last_sig);
@@ -83,7 +105,7 @@ scan::TextEdit torch_npu_import_edit(const scan::PythonAnalysis& a, const std::v
   // No torch import: after the module docstring and __future__ imports.
   for (size_t i = 0; i < a.view.statements.size(); ++i) {
     if (is_docstring_or_future(a, i)) continue;
-    uint32_t at = line_start(a, a.view.sig[a.view.statements[i].first_sig]);
+    const auto at = static_cast<uint32_t>(first_line_of_logical_line(a, a.sig_token(a.view.statements[i].first_sig).begin));
     return {at, at, line + nl};
   }
   if (!a.view.statements.empty()) {

@@ -17,6 +17,11 @@ bool imports_torch_npu(const scan::PythonAnalysis& a);
 // `from __future__` imports when the file imports no torch at module level.
 scan::TextEdit torch_npu_import_edit(const scan::PythonAnalysis& a, const std::vector<scan::TextEdit>& applied);
 
+// Where the physical line holding `offset` starts or, when that line continues an earlier one (after
+// a backslash, or inside a string that spans lines), where the first of those lines starts: the
+// only place a whole line can be inserted above the statement without joining it.
+size_t first_line_of_logical_line(const scan::PythonAnalysis& a, size_t offset);
+
 // "\r\n" when the file's first line ends with CRLF, "\r" for old-Mac files, else "\n".
 std::string line_ending_of(std::string_view text);
 

@@ -54,31 +54,6 @@ std::string annotation_block_above(std::string_view text, size_t offset) {
   return block;
 }
 
-// Where the physical line holding `offset` starts, or, when that line continues an earlier one
-// (after a backslash, or inside a string that spans lines), where the first of those lines starts:
-// a comment inserted between continued lines changes the code. A statement after `;` on such a line
-// got its note there, the backslash joined the note to the line above, and a second migrate
-// annotated the statement again (fuzz_rewrite, FUZZING.md 20).
-size_t first_line_of_logical_line(const scan::PythonAnalysis& a, size_t offset) {
-  const std::string_view text = a.text();
-  const auto& toks = a.tokens.tokens;
-  auto physical_start = [&](size_t at) {
-    while (at > 0 && text[at - 1] != '\n' && text[at - 1] != '\r') --at;
-    return at;
-  };
-  size_t begin = physical_start(offset);
-  while (begin > 0) {
-    // The token holding the line break before `begin` (tokens tile the text).
-    auto it = std::upper_bound(toks.begin(), toks.end(), begin - 1,
-                               [](size_t at, const python::Token& t) { return at < t.begin; });
-    if (it == toks.begin()) break;
-    const python::Token& t = *(it - 1);
-    if (t.kind == python::TokenKind::Newline || t.kind == python::TokenKind::NL) break;
-    begin = physical_start(t.begin);
-  }
-  return begin;
-}
-
 // `# banjia: [rule] message` lines above statements left for manual work (once per line).
 std::vector<scan::TextEdit> annotations(const scan::PythonAnalysis& a, const std::vector<Finding>& leftovers,
                                         const std::vector<scan::PyMatch>& matches) {

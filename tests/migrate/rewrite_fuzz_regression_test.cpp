@@ -70,3 +70,20 @@ TEST(RewriteFuzzRegression, NoteForAStatementOnAContinuedLineGoesAboveTheLogical
   EXPECT_NE(s_once.find("x = '''a\nb'''; th.cuda.A\n"), std::string::npos) << s_once;  // the string unchanged
   EXPECT_EQ(migrated(s_once, true), s_once);
 }
+
+// `import torch_npu` goes on a line of its own before the first statement (no torch import) or before
+// a torch import rewritten to torch.npu: when that statement's line continues a `\` line, the import
+// used to go between the two, where the backslash joined it to the logical line and pushed the
+// statement onto a line of its own, which a second `--annotate` run then annotated. FUZZING.md 22.
+TEST(RewriteFuzzRegression, ImportTorchNpuGoesAboveTheLogicalLine) {
+  const std::string no_torch = "\\\n'NCCL'; x = 1\ny = os.getenv(\"CUDA_LAUNCH_BLOCKING\")\n";
+  EXPECT_EQ(migrated(no_torch, false),
+            "import torch_npu\n\\\n'NCCL'; x = 1\ny = os.getenv(\"ASCEND_LAUNCH_BLOCKING\")\n");
+  const std::string npu_import = "\\\nimport torch.cuda.amp as amp\n";
+  EXPECT_EQ(migrated(npu_import, false), "import torch_npu\n\\\nimport torch.npu.amp as amp\n");
+  for (const std::string& src : {no_torch, npu_import})
+    for (bool annotate : {false, true}) {
+      const std::string once = migrated(src, annotate);
+      EXPECT_EQ(migrated(once, annotate), once) << "annotate=" << annotate << "\n" << once;
+    }
+}
