@@ -4,7 +4,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 
@@ -22,7 +24,7 @@ size_t back_heap_with_huge_pages(size_t reserve) {
   if (done.exchange(true)) return 0;  // once per process: the reserve is made and advised
   keep_freed_memory_for_reuse();  // else the probe and the big blocks later come from mmap, not the heap
   mallopt(M_ARENA_MAX, 1);
-  mallopt(M_TOP_PAD, static_cast<int>(reserve));  // the probe's growth of the heap takes `reserve` more
+  mallopt(M_TOP_PAD, static_cast<int>(std::min<size_t>(reserve, INT_MAX)));  // the probe's growth takes `reserve` more
   void* probe = std::malloc(kProbe);
   mallopt(M_TOP_PAD, 128 << 10);  // glibc's default: later growth (past the reserve) as before
   if (probe == nullptr) return 0;
