@@ -23,6 +23,7 @@ size_t back_heap_with_huge_pages(size_t reserve) {
   static std::atomic<bool> done{false};
   if (done.exchange(true)) return 0;  // once per process: the reserve is made and advised
   keep_freed_memory_for_reuse();  // else the probe and the big blocks later come from mmap, not the heap
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);  // a reserve over 1 GiB would be trimmed at the first free
   mallopt(M_ARENA_MAX, 1);
   mallopt(M_TOP_PAD, static_cast<int>(std::min<size_t>(reserve, INT_MAX)));  // the probe's growth takes `reserve` more
   void* probe = std::malloc(kProbe);

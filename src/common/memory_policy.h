@@ -21,7 +21,8 @@ void keep_freed_memory_for_reuse();
 // `glibc.malloc.hugetlb=1` tunable does, which only the environment can set. Memory is only
 // reserved: pages are touched (and resident) as malloc hands them out. Where the kernel has
 // transparent huge pages off, or the heap is not where malloc grows it, this changes nothing but
-// the arena count. Once per process; returns the bytes advised (0 when none, or called before).
+// the arena count. The heap is never trimmed after it (a reserve over the trim threshold was handed
+// back at the first free). Once per process; returns the bytes advised (0 when none, or called before).
 size_t back_heap_with_huge_pages(size_t reserve = size_t{64} << 20);
 
 }  // namespace banjia

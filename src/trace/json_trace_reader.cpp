@@ -59,7 +59,7 @@ void parse_part(TraceData& t, const JsonBuffer& b, std::pair<size_t, size_t> r, 
 void parse_parts(TraceData& t, const JsonBuffer& b, const EventChunks& chunks, unsigned threads) {
   const size_t n = chunks.docs.size();
   // Parts, columns and the analysis' lists are allocated and freed by the hundred megabytes.
-  keep_freed_memory_for_reuse();
+  back_heap_with_huge_pages(std::max<size_t>(size_t{64} << 20, 2 * b.length()));
   std::vector<TraceData> parts(n);
   std::vector<char> parsed(n, 0);
   size_t joined = 0;

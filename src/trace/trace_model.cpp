@@ -107,8 +107,8 @@ void TraceData::append(std::vector<TraceData>&& parts, unsigned threads) {
   auto proc = [](int64_t v, const std::vector<uint32_t>& r) {
     return v <= kStringPidBase && v != kNone ? kStringPidBase - static_cast<int64_t>(r[kStringPidBase - v]) : v;
   };
-  using Ids = std::vector<uint32_t> TraceData::*;
-  using Nums = std::vector<int64_t> TraceData::*;
+  using Ids = UninitVector<uint32_t> TraceData::*;
+  using Nums = UninitVector<int64_t> TraceData::*;
   static constexpr Ids id_cols[] = {&TraceData::name, &TraceData::cat, &TraceData::shape, &TraceData::task_type};
   static constexpr Nums proc_cols[] = {&TraceData::pid, &TraceData::tid};
   static constexpr Nums num_cols[] = {&TraceData::ts, &TraceData::dur, &TraceData::corr, &TraceData::ext_id,

@@ -74,6 +74,28 @@ TEST(BackHeapWithHugePages, BlocksOfEveryThreadComeFromTheAdvisedHeap) {
   EXPECT_EXIT(child_checks(), testing::ExitedWithCode(0), "");
 }
 
+// A reserve above malloc's trim threshold (1 GiB here before) was handed back to the kernel at the
+// first free, and the heap then grew again in ordinary pages (trace asks for twice its input).
+TEST(BackHeapWithHugePages, ALargeReserveOutlivesTheFirstFree) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "the sanitizer's allocator replaces malloc's heap";
+#endif
+  if (!kernel_has_transparent_huge_pages()) GTEST_SKIP() << "the kernel has transparent huge pages off";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        if (back_heap_with_huge_pages(size_t{1536} << 20) < (size_t{1} << 30)) std::_Exit(3);
+        std::free(std::malloc(size_t{3} << 20));  // back to the top of the heap
+        char* block = static_cast<char*>(std::malloc(size_t{3} << 20));
+        for (const char* at : {block, block + (size_t{3} << 20) - 1}) {  // its first and last byte
+          const Mapping m = mapping_of(at);
+          if (m.name != "[heap]" || m.flags.find(" hg ") == std::string::npos) std::_Exit(4);
+        }
+        std::_Exit(0);
+      },
+      testing::ExitedWithCode(0), "");
+}
+
 TEST(BackHeapWithHugePages, ActsOncePerProcess) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   GTEST_SKIP() << "the sanitizer's allocator replaces malloc's heap";
