@@ -41,10 +41,17 @@ Mapping mapping_of(const void* p) {
   return m;
 }
 
-bool kernel_has_transparent_huge_pages() {
+// Why these checks cannot run here, or nullptr.
+const char* why_not_here() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return "the sanitizer's allocator replaces malloc's heap";
+#else
   std::ifstream f("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string mode;
-  return std::getline(f, mode) && mode.find("[never]") == std::string::npos;
+  if (!std::getline(f, mode) || mode.find("[never]") != std::string::npos)
+    return "the kernel has transparent huge pages off";
+  return nullptr;
+#endif
 }
 
 // Exit code of the child: 0 when a 3 MiB block (malloc's own heap, below the 32 MB mmap threshold)
@@ -66,10 +73,7 @@ bool kernel_has_transparent_huge_pages() {
 }
 
 TEST(BackHeapWithHugePages, BlocksOfEveryThreadComeFromTheAdvisedHeap) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  GTEST_SKIP() << "the sanitizer's allocator replaces malloc's heap";
-#endif
-  if (!kernel_has_transparent_huge_pages()) GTEST_SKIP() << "the kernel has transparent huge pages off";
+  if (const char* why = why_not_here()) GTEST_SKIP() << why;
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(child_checks(), testing::ExitedWithCode(0), "");
 }
@@ -77,10 +81,7 @@ TEST(BackHeapWithHugePages, BlocksOfEveryThreadComeFromTheAdvisedHeap) {
 // A reserve above malloc's trim threshold (1 GiB here before) was handed back to the kernel at the
 // first free, and the heap then grew again in ordinary pages (trace asks for twice its input).
 TEST(BackHeapWithHugePages, ALargeReserveOutlivesTheFirstFree) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  GTEST_SKIP() << "the sanitizer's allocator replaces malloc's heap";
-#endif
-  if (!kernel_has_transparent_huge_pages()) GTEST_SKIP() << "the kernel has transparent huge pages off";
+  if (const char* why = why_not_here()) GTEST_SKIP() << why;
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
@@ -97,10 +98,7 @@ TEST(BackHeapWithHugePages, ALargeReserveOutlivesTheFirstFree) {
 }
 
 TEST(BackHeapWithHugePages, ActsOncePerProcess) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  GTEST_SKIP() << "the sanitizer's allocator replaces malloc's heap";
-#endif
-  if (!kernel_has_transparent_huge_pages()) GTEST_SKIP() << "the kernel has transparent huge pages off";
+  if (const char* why = why_not_here()) GTEST_SKIP() << why;
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   // A second call (a second scan in the same process) leaves the heap as the first one made it.
   EXPECT_EXIT(

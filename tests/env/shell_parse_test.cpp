@@ -17,6 +17,21 @@ void expect_ranges(std::string_view text, const Assignment& a) {
   }
 }
 
+// Names and values of a Dockerfile's assignments, in order, each checked with expect_ranges.
+struct NamesValues {
+  ParsedEnvFile parsed;
+  std::vector<std::string> names, values;
+};
+NamesValues dockerfile_assignments(std::string_view text) {
+  NamesValues out{parse_env_file(text, EnvFileKind::dockerfile), {}, {}};
+  for (const auto& a : out.parsed.assignments) {
+    out.names.push_back(a.name);
+    out.values.push_back(a.value);
+    expect_ranges(text, a);
+  }
+  return out;
+}
+
 TEST(EnvShellParse, ExportPrefixDeclareAndPlainForms) {
   std::string_view text =
       "export A=1\n"
@@ -138,13 +153,7 @@ TEST(EnvShellParse, DockerfileEnvFormsAndRunBodies) {
       "RUN export D=4 && E=5 python x.py\n"
       "RUN [\"python\", \"F=6\"]\n"
       "ENV\n";
-  auto p = parse_env_file(text, EnvFileKind::dockerfile);
-  std::vector<std::string> names, values;
-  for (const auto& a : p.assignments) {
-    names.push_back(a.name);
-    values.push_back(a.value);
-    expect_ranges(text, a);
-  }
+  const auto [p, names, values] = dockerfile_assignments(text);
   EXPECT_EQ(names, (std::vector<std::string>{"A", "B", "C", "LEGACY", "D", "E"}));
   EXPECT_EQ(values[1], "two words");
   EXPECT_EQ(values[3], "value with spaces");
@@ -173,13 +182,7 @@ TEST(EnvShellParse, DockerfileCommentAndEmptyLinesInsideAContinuation) {
       "# note\n"
       "    python x.py\n"
       "ENV E=5\n";
-  auto p = parse_env_file(text, EnvFileKind::dockerfile);
-  std::vector<std::string> names, values;
-  for (const auto& a : p.assignments) {
-    names.push_back(a.name);
-    values.push_back(a.value);
-    expect_ranges(text, a);
-  }
+  const auto [p, names, values] = dockerfile_assignments(text);
   EXPECT_EQ(names, (std::vector<std::string>{"A", "B", "C", "legacy", "D", "E"}));
   EXPECT_EQ(values[2], "3");
   EXPECT_EQ(values[3], "a b");
