@@ -251,6 +251,14 @@ bool holds_line_continuation(std::string_view text, size_t begin, size_t end) {
   return false;
 }
 
+// True when only blanks precede `at` on its line and that line is not the first of the instruction
+// starting at b (so it is a continuation line).
+bool begins_continuation_line(std::string_view text, size_t b, size_t at) {
+  size_t i = at;
+  while (i > b && (text[i - 1] == ' ' || text[i - 1] == '\t')) --i;
+  return i > b && text[i - 1] == '\n';
+}
+
 // End of the Dockerfile instruction that starts at b: the first line end not continued by a
 // backslash (blanks after it aside). As in Docker's parser, empty and comment lines inside a continued
 // instruction are dropped, not ends: `ENV A=1 \`, `# note`, `    B=2` sets both A and B
@@ -344,11 +352,18 @@ void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& in
     // A value holding the backslash that continues the instruction: rewriting it could remove that
     // backslash and split the instruction in two (`RUN A=\\` then `ENV ...`: the next line became an
     // instruction of its own and was renamed by a second translate, FUZZING.md 21). Not rewritten.
+    // Nor a value that begins a continuation line (`ENV NAME \` then the value alone): rewritten to
+    // nothing, it left an empty line, which Docker skips inside an instruction, so the next line
+    // joined the instruction and a second translate renamed what it held (FUZZING.md 23).
     for (size_t k = first_assignment; k < out.assignments.size(); ++k) {
       Assignment& a = out.assignments[k];
-      if (!holds_line_continuation(text, a.value_begin, a.value_end)) continue;
-      a.unresolved = true;
-      out.problems.push_back({a.value_begin, 0, 0, "value continues the instruction on the next line; not rewritten"});
+      if (holds_line_continuation(text, a.value_begin, a.value_end)) {
+        a.unresolved = true;
+        out.problems.push_back({a.value_begin, 0, 0, "value continues the instruction on the next line; not rewritten"});
+      } else if (begins_continuation_line(text, b, a.value_begin)) {
+        a.unresolved = true;
+        out.problems.push_back({a.value_begin, 0, 0, "value alone at the start of a continuation line; not rewritten"});
+      }
     }
     pos = end;
   }

@@ -116,5 +116,21 @@ TEST(EnvShellFuzzRegression, DockerfileValueHoldingTheContinuationIsLeftAlone) {
   EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const Finding& f) { return f.rule == "env-parse-error"; }));
 }
 
+// `ENV PYTORCH_CUDA_ALLOC_CONF \` with its value alone on the next line: dropping the value's unknown
+// option left that line empty, Docker skips an empty line inside an instruction, so the line after
+// it joined the ENV and a second translate renamed the variable it used (fuzz finding 23, after the
+// eighth session made empty and comment lines continue an instruction). Such a value is now left
+// alone and reported.
+TEST(EnvShellFuzzRegression, DockerfileValueAloneOnAContinuationLineIsLeftAlone) {
+  const std::string_view text = "ENV PYTORCH_CUDA_ALLOC_CONF \\\n  bogus:1\nX=$CUDA_VISIBLE_DEVICES\n";
+  std::vector<ShellEdit> edits;
+  std::vector<Finding> notes;
+  const std::string once = translate_env_file(text, EnvFileKind::dockerfile, edits, &notes);
+  EXPECT_NE(once.find("\n  bogus:1\n"), std::string::npos) << once;  // the value kept, its line not emptied
+  std::vector<ShellEdit> again;
+  EXPECT_EQ(translate_env_file(once, EnvFileKind::dockerfile, again), once);
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const Finding& f) { return f.rule == "env-parse-error"; }));
+}
+
 }  // namespace
 }  // namespace banjia::env
