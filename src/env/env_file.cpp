@@ -252,10 +252,11 @@ bool holds_line_continuation(std::string_view text, size_t begin, size_t end) {
 }
 
 // True when only blanks precede `at` on its line and that line is not the first of the instruction
-// starting at b (so it is a continuation line).
+// starting at b (so it is a continuation line). Blanks as instruction_end counts them: a lone '\r'
+// too (emptied, "\r\r  value" was a blank line to it: FUZZING.md 24).
 bool begins_continuation_line(std::string_view text, size_t b, size_t at) {
   size_t i = at;
-  while (i > b && (text[i - 1] == ' ' || text[i - 1] == '\t')) --i;
+  while (i > b && (text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\r')) --i;
   return i > b && text[i - 1] == '\n';
 }
 

@@ -130,6 +130,11 @@ TEST(EnvShellFuzzRegression, DockerfileValueAloneOnAContinuationLineIsLeftAlone)
   std::vector<ShellEdit> again;
   EXPECT_EQ(translate_env_file(once, EnvFileKind::dockerfile, again), once);
   EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const Finding& f) { return f.rule == "env-parse-error"; }));
+  // Lone carriage returns before the value are blanks too (FUZZING.md 24, the same finding again).
+  const std::string_view cr = "ENV PYTORCH_CUDA_ALLOC_CONF \\\n\r\r  bogus:1\nX=$CUDA_VISIBLE_DEVICES\n";
+  const std::string cr_once = translate_env_file(cr, EnvFileKind::dockerfile, edits, &notes);
+  EXPECT_NE(cr_once.find("\r\r  bogus:1\n"), std::string::npos) << cr_once;
+  EXPECT_EQ(translate_env_file(cr_once, EnvFileKind::dockerfile, again), cr_once);
 }
 
 }  // namespace
