@@ -239,24 +239,28 @@ bool env_words_only(std::string_view text, const ShellLexResult& lex) {
   return true;
 }
 
+// A blank inside a Dockerfile line: space, tab, or a carriage return (CRLF line ends, stray CRs).
+// The one definition for the three readers below: where two of them disagreed, an emptied value made
+// a line that one thought blank and the other did not (FUZZING.md 24).
+bool is_line_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
 // True when text[begin, end) holds a backslash that ends its line (blanks aside): a Dockerfile
 // line continuation.
 bool holds_line_continuation(std::string_view text, size_t begin, size_t end) {
   for (size_t i = begin; i < end; ++i) {
     if (text[i] != '\\') continue;
     size_t j = i + 1;
-    while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r')) ++j;
+    while (j < text.size() && is_line_blank(text[j])) ++j;
     if (j < text.size() && text[j] == '\n') return true;
   }
   return false;
 }
 
 // True when only blanks precede `at` on its line and that line is not the first of the instruction
-// starting at b (so it is a continuation line). Blanks as instruction_end counts them: a lone '\r'
-// too (emptied, "\r\r  value" was a blank line to it: FUZZING.md 24).
+// starting at b (so it is a continuation line).
 bool begins_continuation_line(std::string_view text, size_t b, size_t at) {
   size_t i = at;
-  while (i > b && (text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\r')) --i;
+  while (i > b && is_line_blank(text[i - 1])) --i;
   return i > b && text[i - 1] == '\n';
 }
 
@@ -266,19 +270,18 @@ bool begins_continuation_line(std::string_view text, size_t b, size_t at) {
 // (docs.docker.com/reference/build-checks/no-empty-continuation/; the Dockerfile reference: "Comment
 // lines are removed before the Dockerfile instructions are executed").
 size_t instruction_end(std::string_view text, size_t b) {
-  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
   size_t line = b;
   while (true) {
     const size_t eol = text.find('\n', line);
     if (eol == std::string_view::npos) return text.size();
     size_t last = eol;
-    while (last > line && blank(text[last - 1])) --last;
+    while (last > line && is_line_blank(text[last - 1])) --last;
     if (last == line || text[last - 1] != '\\') return eol;
     // Continued: skip the empty and comment lines that follow; the next other line goes on.
     line = eol + 1;
     while (line < text.size()) {
       size_t first = line;
-      while (first < text.size() && blank(text[first])) ++first;
+      while (first < text.size() && is_line_blank(text[first])) ++first;
       if (first < text.size() && text[first] != '\n' && text[first] != '#') break;
       const size_t next = text.find('\n', first);
       if (next == std::string_view::npos) return text.size();
