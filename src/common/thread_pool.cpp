@@ -8,6 +8,10 @@
 namespace banjia {
 
 std::jthread start_thread_elsewhere(std::function<void()> fn) {
+  return detail::start_thread_elsewhere(std::move(fn), {});
+}
+
+std::jthread detail::start_thread_elsewhere(std::function<void()> fn, std::function<void()> while_placed) {
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
   const int here = sched_getcpu();
@@ -19,8 +23,9 @@ std::jthread start_thread_elsewhere(std::function<void()> fn) {
   // The thread waits until its first CPUs are set (it may start before that, on this CPU), then
   // takes back the process's whole set: the restriction only decides where it starts.
   auto placed = std::make_shared<std::atomic<bool>>(false);
-  std::jthread thread([fn = std::move(fn), placed, allowed] {
+  std::jthread thread([fn = std::move(fn), while_placed = std::move(while_placed), placed, allowed] {
     placed->wait(false);
+    if (while_placed) while_placed();
     pthread_setaffinity_np(pthread_self(), sizeof allowed, &allowed);
     fn();
   });

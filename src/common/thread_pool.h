@@ -21,6 +21,13 @@ namespace banjia {
 // reference VM, against ~0.1 ms when placed on the other CPU from the start (thread_pool.cpp).
 std::jthread start_thread_elsewhere(std::function<void()> fn);
 
+namespace detail {
+// The same, running `while_placed` on the new thread before fn, while it is still held to its first
+// CPUs: where the thread starts is observable only then (the scheduler may move it any time after),
+// so the test looks through this.
+std::jthread start_thread_elsewhere(std::function<void()> fn, std::function<void()> while_placed);
+}  // namespace detail
+
 // Number of worker threads to use: `requested` if > 0, else the hardware concurrency.
 inline unsigned worker_count(unsigned requested = 0) {
   if (requested > 0) return requested;
