@@ -1,6 +1,10 @@
 // `banjia env`: check, explain, template, translate and doctor for Ascend environment configuration.
+#include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -105,13 +109,22 @@ int run_translate(const TranslateArgs& a) {
     options.target_torch_npu = a.target_torch_npu;
     std::string result = translate_env_file(text, kind, edits, &notes, options);
     changed = changed || result != text;
-    // Report every edit and note on stderr, so stdout stays the translated file.
+    // Report every edit and note on stderr (stdout stays the translated file), in the order of the
+    // file as a compiler would: a note on line 3 after line 5's edit was easy to miss. An edit comes
+    // before a note at the same place (stable sort).
+    struct Message {
+      int line, column;
+      std::string text;
+    };
+    std::vector<Message> messages;
     for (const auto& e : edits)
-      std::fprintf(stderr, "%s:%d:%d: %s: %s -> %s\n", file.c_str(), e.line, e.column, e.rule.c_str(),
-                   e.before.c_str(), e.after.c_str());
+      messages.push_back({e.line, e.column, fmt::format("{}: {} -> {}", e.rule, e.before, e.after)});
     for (const auto& n : notes)
-      std::fprintf(stderr, "%s:%d:%d: %s: %s [%s]\n", file.c_str(), n.line, n.column,
-                   std::string(to_string(n.severity)).c_str(), n.message.c_str(), n.rule.c_str());
+      messages.push_back({n.line, n.column, fmt::format("{}: {} [{}]", to_string(n.severity), n.message, n.rule)});
+    std::stable_sort(messages.begin(), messages.end(), [](const Message& x, const Message& y) {
+      return std::tie(x.line, x.column) < std::tie(y.line, y.column);
+    });
+    for (const auto& m : messages) fmt::print(stderr, "{}:{}:{}: {}\n", file, m.line, m.column, m.text);
     if (a.check) continue;
     if (a.in_place) {
       if (result != text) write_file_atomic(file, result);

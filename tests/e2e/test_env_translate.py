@@ -33,6 +33,24 @@ def test_translate_to_stdout_and_recheck(run, tmp_path):
     assert again.stdout == r.stdout
 
 
+def test_translate_reports_in_file_order(run, tmp_path):
+    """Edits and notes on stderr come in the order of the file, as a compiler's diagnostics do."""
+    src = tmp_path / "run_gpu.sh"
+    src.write_text(GPU_SCRIPT)
+    r = run("env", "translate", src)
+    assert r.returncode == 0, r.stderr
+    reported = r.stderr.splitlines()
+    places = [tuple(int(x) for x in line.split(":")[1:3]) for line in reported]
+    assert places == sorted(places), r.stderr
+    # Every line holding a CUDA or NCCL name is reported, and no other.
+    names = ("CUDA_", "NCCL_")
+    holding = {i + 1 for i, line in enumerate(GPU_SCRIPT.splitlines()) if any(n in line for n in names)}
+    assert {line for line, _ in places} == holding
+    # At one place the edit comes first, then what it says about it.
+    dropped = [m for m in reported if "backend:cudaMallocAsync" in m]
+    assert len(dropped) == 2 and "env-cuda-name" in dropped[0] and "warning" in dropped[1]
+
+
 def test_in_place_and_check_mode(run, tmp_path):
     a = tmp_path / "a.sh"
     a.write_text(GPU_SCRIPT)
