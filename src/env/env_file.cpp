@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "common/utf8.h"
+#include "env/dockerfile_lines.h"
 
 namespace banjia::env {
 
@@ -59,7 +60,7 @@ class Interpreter {
     a.kind = kind;
     a.scoped = kind == AssignKind::prefix;
     a.name_begin = w.begin;
-    a.name_end = w.begin + w.name_len;
+    a.name_end = w.name_end;  // not begin + length: `NA\<newline>ME=` (FUZZING.md 25)
     a.value_begin = w.eq + 1;
     a.value_end = w.end;
     out_.assignments.push_back(std::move(a));
@@ -239,58 +240,6 @@ bool env_words_only(std::string_view text, const ShellLexResult& lex) {
   return true;
 }
 
-// A blank inside a Dockerfile line: space, tab, or a carriage return (CRLF line ends, stray CRs).
-// The one definition for the three readers below: where two of them disagreed, an emptied value made
-// a line that one thought blank and the other did not (FUZZING.md 24).
-bool is_line_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-// True when text[begin, end) holds a backslash that ends its line (blanks aside): a Dockerfile
-// line continuation.
-bool holds_line_continuation(std::string_view text, size_t begin, size_t end) {
-  for (size_t i = begin; i < end; ++i) {
-    if (text[i] != '\\') continue;
-    size_t j = i + 1;
-    while (j < text.size() && is_line_blank(text[j])) ++j;
-    if (j < text.size() && text[j] == '\n') return true;
-  }
-  return false;
-}
-
-// True when only blanks precede `at` on its line and that line is not the first of the instruction
-// starting at b (so it is a continuation line).
-bool begins_continuation_line(std::string_view text, size_t b, size_t at) {
-  size_t i = at;
-  while (i > b && is_line_blank(text[i - 1])) --i;
-  return i > b && text[i - 1] == '\n';
-}
-
-// End of the Dockerfile instruction that starts at b: the first line end not continued by a
-// backslash (blanks after it aside). As in Docker's parser, empty and comment lines inside a continued
-// instruction are dropped, not ends: `ENV A=1 \`, `# note`, `    B=2` sets both A and B
-// (docs.docker.com/reference/build-checks/no-empty-continuation/; the Dockerfile reference: "Comment
-// lines are removed before the Dockerfile instructions are executed").
-size_t instruction_end(std::string_view text, size_t b) {
-  size_t line = b;
-  while (true) {
-    const size_t eol = text.find('\n', line);
-    if (eol == std::string_view::npos) return text.size();
-    size_t last = eol;
-    while (last > line && is_line_blank(text[last - 1])) --last;
-    if (last == line || text[last - 1] != '\\') return eol;
-    // Continued: skip the empty and comment lines that follow; the next other line goes on.
-    line = eol + 1;
-    while (line < text.size()) {
-      size_t first = line;
-      while (first < text.size() && is_line_blank(text[first])) ++first;
-      if (first < text.size() && text[first] != '\n' && text[first] != '#') break;
-      const size_t next = text.find('\n', first);
-      if (next == std::string_view::npos) return text.size();
-      line = next + 1;
-    }
-    if (line >= text.size()) return text.size();
-  }
-}
-
 // Dockerfile: instructions joined over backslash continuations; ENV (both forms) gives assignments,
 // shell-form RUN bodies are parsed as shell.
 void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& interp) {
@@ -299,14 +248,15 @@ void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& in
     size_t b = text.find_first_not_of(" \t\r\n", pos);
     if (b == std::string_view::npos) break;
     if (text[b] == '#') { pos = text.find('\n', b); if (pos == std::string_view::npos) break; continue; }
-    const size_t end = instruction_end(text, b);
+    const DockerfileInstruction instruction = read_instruction(text, b);
+    const size_t end = instruction.end;
     size_t kw_end = b;
     while (kw_end < end && text[kw_end] != ' ' && text[kw_end] != '\t' && text[kw_end] != '\n') ++kw_end;
     std::string kw(text.substr(b, kw_end - b));
     std::transform(kw.begin(), kw.end(), kw.begin(), [](unsigned char c) { return std::toupper(c); });
     const size_t first_assignment = out.assignments.size();
     if (kw == "ENV") {
-      ShellLexResult lex = lex_shell(text, kw_end, end);
+      ShellLexResult lex = lex_instruction(text, instruction, kw_end);
       // Docker reads ENV as words with quotes and $-expansions, never as shell: a command separator,
       // a redirection or a here-document here means the shell reading is not Docker's. Editing a value
       // then could delete an operator and change how the rest parses (a `<<O` between two value words
@@ -349,7 +299,7 @@ void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& in
       size_t body = text.find_first_not_of(" \t", kw_end);
       if (body != std::string_view::npos && body < end && text[body] != '[') {  // exec form has no shell
         size_t first = out.assignments.size();
-        interp.add_lex(lex_shell(text, body, end), AssignKind::plain);
+        interp.add_lex(lex_instruction(text, instruction, body), AssignKind::plain);
         for (size_t k = first; k < out.assignments.size(); ++k) out.assignments[k].scoped = true;
       }
     }

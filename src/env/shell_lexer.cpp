@@ -39,6 +39,9 @@ class Lexer {
   ShellCommand cmd_;
   std::optional<ShellWord> w_;
   bool literal_so_far_ = true;  // the current word is unquoted plain text so far (candidate NAME=)
+  // Where the current word's last and second-to-last plain characters end in the text: a line
+  // continuation may split a word, so the raw end of NAME is not begin + its length.
+  size_t literal_end_ = 0, previous_literal_end_ = 0;
   bool skip_next_word_ = false; // next word is a redirection target
   bool stopped_ = false;
   struct Heredoc { std::string delim; bool strip_tabs; size_t at; };
@@ -57,6 +60,7 @@ class Lexer {
       w_ = ShellWord{};
       w_->begin = i_;
       literal_so_far_ = true;
+      literal_end_ = previous_literal_end_ = i_;
     }
   }
   void not_literal() { literal_so_far_ = false; }
@@ -332,11 +336,13 @@ class Lexer {
       if (is_shell_identifier(name)) {
         w_->eq = i_;
         w_->name_len = name.size();
+        w_->name_end = append ? previous_literal_end_ : literal_end_;
         w_->append = append;
       }
     }
     w_->value.push_back(c);
-    ++i_;
+    previous_literal_end_ = literal_end_;
+    literal_end_ = ++i_;
   }
 };
 

@@ -18,6 +18,7 @@ struct ShellWord {
   // For NAME=VALUE words: offset of the '=' (absolute) and the length of NAME in `value`. npos if none.
   size_t eq = std::string::npos;
   size_t name_len = 0;
+  size_t name_end = 0;        // raw end of NAME: before a line continuation that splits it from '='
   bool append = false;        // NAME+=VALUE
 };
 

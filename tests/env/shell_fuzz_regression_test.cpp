@@ -137,5 +137,48 @@ TEST(EnvShellFuzzRegression, DockerfileValueAloneOnAContinuationLineIsLeftAlone)
   EXPECT_EQ(translate_env_file(cr_once, EnvFileKind::dockerfile, again), cr_once);
 }
 
+// `ENV A=\` with a comment line after it: Docker drops the comment line, so the instruction is
+// `ENV A=4`. The comment was lexed with the ENV: `A=#`, then an assignment inside the comment whose
+// unknown allocator option was dropped together with the `4` line, and a second translate read the
+// last line as part of the ENV (fuzz finding 25, minimised input). Dropped lines are not lexed now.
+TEST(EnvShellFuzzRegression, DockerfileCommentLineInsideAnInstructionIsNotRead) {
+  const std::string_view text = "ENV A=\\\n# PYTORCH_CUDA_ALLOC_CONF=F`\n4\nPYTORCH_CUDA_ALLOC_CONF=";
+  const ParsedEnvFile parsed = parse_env_file(text, EnvFileKind::dockerfile);
+  ASSERT_EQ(parsed.assignments.size(), 1u);
+  EXPECT_EQ(parsed.assignments[0].name, "A");
+  EXPECT_EQ(parsed.assignments[0].value, "4");  // Docker's reading: the comment line removed
+  std::vector<ShellEdit> edits;
+  const std::string once = translate_env_file(text, EnvFileKind::dockerfile, edits);
+  EXPECT_EQ(once, text);  // nothing to rename: the names are in a comment and outside any ENV
+  // The same inside RUN: a reference in a comment line is neither read nor renamed, and the words on
+  // either side of it join as Docker joins them.
+  const std::string_view run = "RUN echo a\\\n  # $CUDA_VISIBLE_DEVICES\nb $CUDA_VISIBLE_DEVICES\n";
+  const ParsedEnvFile run_parsed = parse_env_file(run, EnvFileKind::dockerfile);
+  ASSERT_EQ(run_parsed.references.size(), 1u);
+  EXPECT_EQ(run_parsed.references[0].begin, run.rfind("CUDA_VISIBLE_DEVICES"));
+  EXPECT_EQ(run_parsed.references[0].end, run.size() - 1);
+  const std::string run_once = translate_env_file(run, EnvFileKind::dockerfile, edits);
+  EXPECT_EQ(run_once, "RUN echo a\\\n  # $CUDA_VISIBLE_DEVICES\nb $ASCEND_RT_VISIBLE_DEVICES\n");
+}
+
+// A line continuation inside a name: the shell removes `\<newline>` before it reads words, so
+// `export PYTORCH_CUDA_\<newline>ALLOC_CONF=x` sets PYTORCH_CUDA_ALLOC_CONF. The name's range was taken
+// as its first 23 bytes, and the rename left `...CONFNF=` behind (seen while fixing finding 25).
+TEST(EnvShellFuzzRegression, NameSplitByALineContinuationIsRenamedWhole) {
+  const std::string_view text = "export PYTORCH_CUDA_\\\nALLOC_CONF=expandable_segments:True\n";
+  const ParsedEnvFile parsed = parse_env_file(text, EnvFileKind::shell);
+  ASSERT_EQ(parsed.assignments.size(), 1u);
+  const Assignment& a = parsed.assignments[0];
+  EXPECT_EQ(a.name, "PYTORCH_CUDA_ALLOC_CONF");
+  EXPECT_EQ(text.substr(a.name_begin, a.name_end - a.name_begin), "PYTORCH_CUDA_\\\nALLOC_CONF");
+  std::vector<ShellEdit> edits;
+  EXPECT_EQ(translate_env_file(text, EnvFileKind::shell, edits),
+            "export PYTORCH_NPU_ALLOC_CONF=expandable_segments:True\n");
+  // `NAME+\<newline>=` appends: the name ends before the `+`.
+  const ParsedEnvFile append = parse_env_file("A+\\\n=1\n", EnvFileKind::shell);
+  ASSERT_EQ(append.assignments.size(), 1u);
+  EXPECT_EQ(append.assignments[0].name_end, 1u);
+}
+
 }  // namespace
 }  // namespace banjia::env
