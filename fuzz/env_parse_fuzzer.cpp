@@ -1,5 +1,8 @@
 // Environment files: the shell lexer, shell/.env/Dockerfile assignment parsing and translate.
-// Properties: every byte range lies inside the text, and translating is idempotent.
+// Properties: every byte range lies inside the text; translating is idempotent; the translated text
+// holds the same assignments in the same order, each CUDA name that has an automatic Ascend
+// counterpart renamed to it (a rename that cut a name short, or an edit that moved a line into or
+// out of an instruction, shows here even when a second translate would change nothing).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -7,11 +10,23 @@
 #include <vector>
 
 #include "env/env_file.h"
+#include "env/knowledge_base.h"
 #include "env/shell_lexer.h"
 #include "env/translate.h"
 #include "fuzz_check.h"
 
 using namespace banjia;
+
+namespace {
+std::vector<std::string> names_of(std::string_view text, env::EnvFileKind kind, bool translated) {
+  std::vector<std::string> names;
+  for (const auto& a : env::parse_env_file(text, kind).assignments) {
+    const env::CudaPair* pair = translated ? env::knowledge_base().cuda_pair(a.name) : nullptr;
+    names.push_back(pair && pair->automatic ? pair->ascend : a.name);
+  }
+  return names;
+}
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
@@ -35,6 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::vector<ShellEdit> edits2;
     std::string twice = translate_env_file(once, kind, edits2, nullptr);
     FUZZ_CHECK(twice == once, "translate is idempotent");
+    FUZZ_CHECK(names_of(once, kind, false) == names_of(text, kind, true), "translate renames and keeps every assignment");
   }
   return 0;
 }

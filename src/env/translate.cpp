@@ -45,7 +45,8 @@ class Translator {
   // safe unquoted, else single-quoted. Copying the old quotes blindly changed meanings: a '$' that
   // `a'...$X'` kept literal became an expansion once the 'a' option was dropped (FUZZING.md 15).
   // An unquoted value that becomes empty right before '(' is written as "": `NAME=(` would start an
-  // array assignment and change how the rest of the line parses.
+  // array assignment and change how the rest of the line parses. So is an emptied value of a
+  // Dockerfile `ENV NAME value` (no '='): `ENV NAME` alone is no assignment, and Docker rejects it.
   std::string requote(size_t begin, size_t end, const std::string& value) const {
     std::string_view raw = text_.substr(begin, end - begin);
     const char q = raw.empty() ? '\0' : raw.front();
@@ -55,6 +56,7 @@ class Translator {
     if (one_quoted_word && q == '"' && value.find_first_of("\"\\$`") == std::string::npos) return '"' + value + '"';
     if (!one_quoted_word && std::all_of(value.begin(), value.end(), is_plain_value_byte)) {
       if (value.empty() && end < text_.size() && text_[end] == '(') return "\"\"";
+      if (value.empty() && kind_ == env::EnvFileKind::dockerfile && begin > 0 && text_[begin - 1] != '=') return "\"\"";
       return value;
     }
     return quote_value(value);

@@ -180,5 +180,23 @@ TEST(EnvShellFuzzRegression, NameSplitByALineContinuationIsRenamedWhole) {
   EXPECT_EQ(append.assignments[0].name_end, 1u);
 }
 
+// `ENV NAME value` (Docker's form without '=') whose value loses its only allocator option: it was
+// written empty, and `ENV PYTORCH_NPU_ALLOC_CONF` alone is no assignment (Docker rejects it: "ENV
+// must have two arguments"). Found by the harness's property that translating keeps every
+// assignment (fuzz finding 26, on its existing corpus). The emptied value is written as "".
+TEST(EnvShellFuzzRegression, DockerfileEnvWithoutEqualsKeepsAnEmptiedValue) {
+  const std::string_view text = "ENV PYTORCH_CUDA_ALLOC_CONF\r 127\nRUN true\n";
+  std::vector<ShellEdit> edits;
+  const std::string once = translate_env_file(text, EnvFileKind::dockerfile, edits);
+  EXPECT_EQ(once, "ENV PYTORCH_NPU_ALLOC_CONF\r \"\"\nRUN true\n");
+  const ParsedEnvFile parsed = parse_env_file(once, EnvFileKind::dockerfile);
+  ASSERT_EQ(parsed.assignments.size(), 1u);
+  EXPECT_EQ(parsed.assignments[0].name, "PYTORCH_NPU_ALLOC_CONF");
+  EXPECT_EQ(parsed.assignments[0].value, "");
+  // With '=' an empty value is an assignment as it stands.
+  EXPECT_EQ(translate_env_file("ENV PYTORCH_CUDA_ALLOC_CONF=127\n", EnvFileKind::dockerfile, edits),
+            "ENV PYTORCH_NPU_ALLOC_CONF=\n");
+}
+
 }  // namespace
 }  // namespace banjia::env
