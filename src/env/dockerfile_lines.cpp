@@ -84,6 +84,12 @@ ShellLexResult lex_instruction(std::string_view text, const DockerfileInstructio
   return lex;
 }
 
+bool spans_dropped_line(const DockerfileInstruction& instruction, size_t begin, size_t end) {
+  for (const auto& [line, after] : instruction.dropped_lines)
+    if (line < end && begin < after) return true;
+  return false;
+}
+
 bool holds_line_continuation(std::string_view text, size_t begin, size_t end) {
   for (size_t i = begin; i < end; ++i) {
     if (text[i] != '\\') continue;

@@ -31,6 +31,9 @@ DockerfileInstruction read_instruction(std::string_view text, size_t begin);
 // inside the comment: FUZZING.md 25). Every offset in the result is an offset in `text`.
 ShellLexResult lex_instruction(std::string_view text, const DockerfileInstruction& instruction, size_t from);
 
+// True when text[begin, end) holds one of the instruction's dropped lines, or a part of one.
+bool spans_dropped_line(const DockerfileInstruction& instruction, size_t begin, size_t end);
+
 // True when text[begin, end) holds a backslash that ends its line (blanks aside): a continuation.
 bool holds_line_continuation(std::string_view text, size_t begin, size_t end);
 

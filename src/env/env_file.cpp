@@ -319,6 +319,15 @@ void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& in
         out.problems.push_back({a.value_begin, 0, 0, "value alone at the start of a continuation line; not rewritten"});
       }
     }
+    // A name split around a dropped comment line (`ENV PYTORCH_CUDA_\`, `# note`, `ALLOC_CONF=x`):
+    // renaming its bytes would delete the comment, so it is reported and left out.
+    const auto split = std::remove_if(out.assignments.begin() + first_assignment, out.assignments.end(),
+                                      [&](const Assignment& a) {
+                                        return spans_dropped_line(instruction, a.name_begin, a.name_end);
+                                      });
+    for (auto it = split; it != out.assignments.end(); ++it)
+      out.problems.push_back({it->name_begin, 0, 0, "name '" + it->name + "' split around a comment line; not rewritten"});
+    out.assignments.erase(split, out.assignments.end());
     pos = end;
   }
 }

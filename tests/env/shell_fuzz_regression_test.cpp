@@ -174,6 +174,12 @@ TEST(EnvShellFuzzRegression, NameSplitByALineContinuationIsRenamedWhole) {
   std::vector<ShellEdit> edits;
   EXPECT_EQ(translate_env_file(text, EnvFileKind::shell, edits),
             "export PYTORCH_NPU_ALLOC_CONF=expandable_segments:True\n");
+  // In a Dockerfile a comment line may sit inside the split (Docker drops it): renaming the name's
+  // bytes would delete the comment, so the name is reported and left alone.
+  const std::string_view docker = "ENV PYTORCH_CUDA_\\\n# the allocator\nALLOC_CONF=x\n";
+  std::vector<Finding> notes;
+  EXPECT_EQ(translate_env_file(docker, EnvFileKind::dockerfile, edits, &notes), docker);
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const Finding& f) { return f.rule == "env-parse-error"; }));
   // `NAME+\<newline>=` appends: the name ends before the `+`.
   const ParsedEnvFile append = parse_env_file("A+\\\n=1\n", EnvFileKind::shell);
   ASSERT_EQ(append.assignments.size(), 1u);
