@@ -67,6 +67,7 @@ ShellLexResult lex_instruction(std::string_view text, const DockerfileInstructio
     for (auto& w : command.words) {
       start(w.begin);
       end(w.end);
+      end(w.content_end);
       if (w.eq != std::string::npos) {
         start(w.eq);
         end(w.name_end);

@@ -71,8 +71,8 @@ class Interpreter {
     a.name = w.value;
     a.kind = kind;
     a.name_begin = w.begin;
-    a.name_end = w.end;
-    a.value_begin = a.value_end = w.end;
+    a.name_end = w.content_end;  // a trailing line continuation is not part of the name
+    a.value_begin = a.value_end = w.content_end;
     out_.assignments.push_back(std::move(a));
   }
 
@@ -281,7 +281,9 @@ void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& in
         Assignment a;  // legacy form: ENV NAME value with spaces
         a.name = words[0].value;
         a.name_begin = words[0].begin;
-        a.name_end = words[0].end;
+        // Not words[0].end: renaming `ENV NAME\` (value on the next line) over its continuation joined
+        // nothing and left `ENV NAME`, no assignment (fuzz finding 27).
+        a.name_end = words[0].content_end;
         a.kind = AssignKind::exported;
         a.has_value = true;
         a.value_begin = words[1].begin;

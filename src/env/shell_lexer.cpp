@@ -25,7 +25,11 @@ class Lexer {
   Lexer(std::string_view text, size_t begin, size_t end) : s_(text), i_(begin), n_(std::min(end, text.size())) {}
 
   ShellLexResult run() {
-    while (i_ < n_ && !stopped_) step();
+    while (i_ < n_ && !stopped_) {
+      const bool continuation = s_[i_] == '\\' && (at(i_ + 1) == '\n' || (at(i_ + 1) == '\r' && at(i_ + 2) == '\n'));
+      step();
+      if (w_ && !continuation) content_end_ = i_;
+    }
     end_word();
     end_command();
     if (!stopped_ && !heredocs_.empty()) read_heredocs();
@@ -42,6 +46,8 @@ class Lexer {
   // Where the current word's last and second-to-last plain characters end in the text: a line
   // continuation may split a word, so the raw end of NAME is not begin + its length.
   size_t literal_end_ = 0, previous_literal_end_ = 0;
+  // Where the current word's last character (of any kind) ends: `end` without a trailing continuation.
+  size_t content_end_ = 0;
   bool skip_next_word_ = false; // next word is a redirection target
   bool stopped_ = false;
   struct Heredoc { std::string delim; bool strip_tabs; size_t at; };
@@ -60,7 +66,7 @@ class Lexer {
       w_ = ShellWord{};
       w_->begin = i_;
       literal_so_far_ = true;
-      literal_end_ = previous_literal_end_ = i_;
+      literal_end_ = previous_literal_end_ = content_end_ = i_;
     }
   }
   void not_literal() { literal_so_far_ = false; }
@@ -68,6 +74,7 @@ class Lexer {
   void end_word() {
     if (!w_) return;
     w_->end = i_;
+    w_->content_end = content_end_;
     if (skip_next_word_) skip_next_word_ = false;
     else cmd_.words.push_back(std::move(*w_));
     w_.reset();

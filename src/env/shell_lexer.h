@@ -19,6 +19,7 @@ struct ShellWord {
   size_t eq = std::string::npos;
   size_t name_len = 0;
   size_t name_end = 0;        // raw end of NAME: before a line continuation that splits it from '='
+  size_t content_end = 0;     // raw end of the word's last character, before a trailing line continuation
   bool append = false;        // NAME+=VALUE
 };
 

@@ -204,5 +204,21 @@ TEST(EnvShellFuzzRegression, DockerfileEnvWithoutEqualsKeepsAnEmptiedValue) {
             "ENV PYTORCH_NPU_ALLOC_CONF=\n");
 }
 
+// `ENV NAME\` with the value on a later line (here after an empty line, which Docker drops): the
+// name's range ran over the continuation, so the rename removed it and left `ENV NAME` alone, no
+// assignment (fuzz finding 27, property "translating keeps every assignment", minimised). A name
+// ends at its last character now; `export NAME\` in a shell keeps its continuation too.
+TEST(EnvShellFuzzRegression, RenameKeepsTheContinuationAfterAName) {
+  const std::string_view text = "eNV PYTORCH_CUDA_ALLOC_CONF\\\n\n d=";
+  std::vector<ShellEdit> edits;
+  const std::string once = translate_env_file(text, EnvFileKind::dockerfile, edits);
+  EXPECT_EQ(once, "eNV PYTORCH_NPU_ALLOC_CONF\\\n\n d=");
+  const ParsedEnvFile parsed = parse_env_file(once, EnvFileKind::dockerfile);
+  ASSERT_EQ(parsed.assignments.size(), 1u);
+  EXPECT_EQ(parsed.assignments[0].value, "d=");
+  EXPECT_EQ(translate_env_file("export CUDA_VISIBLE_DEVICES\\\n  OTHER\n", EnvFileKind::shell, edits),
+            "export ASCEND_RT_VISIBLE_DEVICES\\\n  OTHER\n");
+}
+
 }  // namespace
 }  // namespace banjia::env
