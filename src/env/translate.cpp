@@ -44,9 +44,9 @@ class Translator {
   // kept where it still holds the new value; otherwise the value is written plain when every byte is
   // safe unquoted, else single-quoted. Copying the old quotes blindly changed meanings: a '$' that
   // `a'...$X'` kept literal became an expansion once the 'a' option was dropped (FUZZING.md 15).
-  // An unquoted value that becomes empty right before '(' is written as "": `NAME=(` would start an
-  // array assignment and change how the rest of the line parses. So is an emptied value of a
-  // Dockerfile `ENV NAME value` (no '='): `ENV NAME` alone is no assignment, and Docker rejects it.
+  // An unquoted value that becomes empty right before more text is written as "" (`NAME=(` would start
+  // an array assignment). So is an emptied value of a Dockerfile `ENV NAME value` (no '='): `ENV NAME`
+  // alone is no assignment, and Docker rejects it.
   std::string requote(size_t begin, size_t end, const std::string& value) const {
     std::string_view raw = text_.substr(begin, end - begin);
     const char q = raw.empty() ? '\0' : raw.front();
@@ -55,7 +55,10 @@ class Translator {
     if (one_quoted_word && q == '\'' && value.find('\'') == std::string::npos) return '\'' + value + '\'';
     if (one_quoted_word && q == '"' && value.find_first_of("\"\\$`") == std::string::npos) return '"' + value + '"';
     if (!one_quoted_word && std::all_of(value.begin(), value.end(), is_plain_value_byte)) {
-      if (value.empty() && end < text_.size() && text_[end] == '(') return "\"\"";
+      // Emptied and followed by more text (`(`, or a .env value's tail after its closing quote): that
+      // text would become the value, or start an array (FUZZING.md 28).
+      if (value.empty() && end < text_.size() && std::string_view(" \t\r\n").find(text_[end]) == std::string_view::npos)
+        return "\"\"";
       if (value.empty() && kind_ == env::EnvFileKind::dockerfile && begin > 0 && text_[begin - 1] != '=') return "\"\"";
       return value;
     }

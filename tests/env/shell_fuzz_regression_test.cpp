@@ -220,5 +220,19 @@ TEST(EnvShellFuzzRegression, RenameKeepsTheContinuationAfterAName) {
             "export ASCEND_RT_VISIBLE_DEVICES\\\n  OTHER\n");
 }
 
+// A .env value `"\""` followed by a stray `'`: its only (unknown) allocator option was dropped and
+// the value written as nothing, so the `'` after the old closing quote became the start of an
+// unterminated value and the assignment was gone (fuzz finding 28, minimised). An emptied value
+// followed by more text is written "".
+TEST(EnvShellFuzzRegression, EmptiedValueFollowedByMoreTextIsQuoted) {
+  const std::string_view text = "PYTORCH_CUDA_ALLOC_CONF=\"\\\"\"'";
+  std::vector<ShellEdit> edits;
+  const std::string once = translate_env_file(text, EnvFileKind::dotenv, edits);
+  EXPECT_EQ(once, "PYTORCH_NPU_ALLOC_CONF=\"\"'");
+  const ParsedEnvFile parsed = parse_env_file(once, EnvFileKind::dotenv);
+  ASSERT_EQ(parsed.assignments.size(), 1u);
+  EXPECT_EQ(parsed.assignments[0].value, "");
+}
+
 }  // namespace
 }  // namespace banjia::env
