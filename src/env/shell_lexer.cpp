@@ -28,7 +28,10 @@ class Lexer {
     while (i_ < n_ && !stopped_) {
       const bool continuation = s_[i_] == '\\' && (at(i_ + 1) == '\n' || (at(i_ + 1) == '\r' && at(i_ + 2) == '\n'));
       step();
-      if (w_ && !continuation) content_end_ = i_;
+      if (w_ && !continuation) {
+        previous_content_end_ = content_end_;
+        content_end_ = i_;
+      }
     }
     end_word();
     end_command();
@@ -43,11 +46,10 @@ class Lexer {
   ShellCommand cmd_;
   std::optional<ShellWord> w_;
   bool literal_so_far_ = true;  // the current word is unquoted plain text so far (candidate NAME=)
-  // Where the current word's last and second-to-last plain characters end in the text: a line
-  // continuation may split a word, so the raw end of NAME is not begin + its length.
-  size_t literal_end_ = 0, previous_literal_end_ = 0;
-  // Where the current word's last character (of any kind) ends: `end` without a trailing continuation.
-  size_t content_end_ = 0;
+  // Where the current word's last and second-to-last characters end in the text (line continuations
+  // aside): `end` without a trailing continuation, and the raw end of NAME, which a continuation may
+  // split, so it is not begin + its length.
+  size_t content_end_ = 0, previous_content_end_ = 0;
   bool skip_next_word_ = false; // next word is a redirection target
   bool stopped_ = false;
   struct Heredoc { std::string delim; bool strip_tabs; size_t at; };
@@ -66,7 +68,7 @@ class Lexer {
       w_ = ShellWord{};
       w_->begin = i_;
       literal_so_far_ = true;
-      literal_end_ = previous_literal_end_ = content_end_ = i_;
+      content_end_ = previous_content_end_ = i_;
     }
   }
   void not_literal() { literal_so_far_ = false; }
@@ -343,13 +345,12 @@ class Lexer {
       if (is_shell_identifier(name)) {
         w_->eq = i_;
         w_->name_len = name.size();
-        w_->name_end = append ? previous_literal_end_ : literal_end_;
+        w_->name_end = append ? previous_content_end_ : content_end_;  // plain text so far: one byte a step
         w_->append = append;
       }
     }
     w_->value.push_back(c);
-    previous_literal_end_ = literal_end_;
-    literal_end_ = ++i_;
+    ++i_;
   }
 };
 
