@@ -26,7 +26,7 @@ class Lexer {
 
   ShellLexResult run() {
     while (i_ < n_ && !stopped_) {
-      const bool continuation = s_[i_] == '\\' && (at(i_ + 1) == '\n' || (at(i_ + 1) == '\r' && at(i_ + 2) == '\n'));
+      const bool continuation = continuation_at(i_, n_) > 0;
       step();
       if (w_ && !continuation) {
         previous_content_end_ = content_end_;
@@ -98,14 +98,39 @@ class Lexer {
         continue;
       }
       if (s_[k] != '$') continue;
-      size_t p = k + 1;
-      if (p < to && s_[p] == '{') ++p;
-      if (p < to && (s_[p] == '#' || s_[p] == '!') && p + 1 < to && ident_char(s_[p + 1])) ++p;
-      size_t q = p;
-      if (q < to && !(s_[q] >= '0' && s_[q] <= '9'))
-        while (q < to && ident_char(s_[q])) ++q;
-      if (q > p) out_.references.push_back({std::string(s_.substr(p, q - p)), p, q});
+      size_t p = skip_continuations(k + 1, to);
+      if (p < to && s_[p] == '{') p = skip_continuations(p + 1, to);
+      if (p < to && (s_[p] == '#' || s_[p] == '!')) {
+        size_t after = skip_continuations(p + 1, to);
+        if (after < to && ident_char(s_[after])) p = after;
+      }
+      std::string name;
+      size_t q = p < to && !(s_[p] >= '0' && s_[p] <= '9') ? read_name(p, to, name) : p;
+      if (q > p) out_.references.push_back({std::move(name), p, q});
     }
+  }
+
+  // Bytes of the line continuation (backslash, newline; CRLF too) at k, 0 when there is none. The
+  // shell removes continuations before it reads a name: `$PYTORCH_CUDA_\<newline>ALLOC_CONF` is
+  // $PYTORCH_CUDA_ALLOC_CONF.
+  size_t continuation_at(size_t k, size_t to) const {
+    if (k + 1 >= to || s_[k] != '\\') return 0;
+    if (s_[k + 1] == '\n') return 2;
+    return k + 2 < to && s_[k + 1] == '\r' && s_[k + 2] == '\n' ? 3 : 0;
+  }
+  size_t skip_continuations(size_t k, size_t to) const {
+    while (size_t len = continuation_at(k, to)) k += len;
+    return k;
+  }
+  // The identifier at s_[k, to) into `name`, joined across continuations; returns the raw end of its
+  // last character (k when there is none). A continuation after the name is not part of it.
+  size_t read_name(size_t k, size_t to, std::string& name) const {
+    size_t end = k;
+    for (size_t j = k; j < to && ident_char(s_[j]); j = skip_continuations(end, to)) {
+      name.push_back(s_[j]);
+      end = j + 1;
+    }
+    return end;
   }
 
   // Finds the end of a balanced construct starting after `open_len` chars at i_; returns npos when
@@ -134,11 +159,11 @@ class Lexer {
   }
 
   void dollar() {
-    char c = at(i_ + 1);
-    size_t start = i_;
+    const size_t start = i_, k = skip_continuations(i_ + 1, n_);  // `$\<newline>NAME` is $NAME
+    const char c = at(k);
     if (c == '(' || c == '{') {
       char close = c == '(' ? ')' : '}';
-      size_t e = balanced_end(c, close, i_ + 2);
+      size_t e = balanced_end(c, close, k + 1);
       if (e == std::string_view::npos) {
         problem(start, c == '(' ? "unterminated $( command substitution" : "unterminated ${ parameter expansion");
         return;
@@ -148,16 +173,18 @@ class Lexer {
       scan_references(start, e + 1);
       i_ = e + 1;
     } else if (c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) {
-      size_t q = i_ + 1;
-      while (q < n_ && ident_char(s_[q])) ++q;
-      out_.references.push_back({std::string(s_.substr(i_ + 1, q - i_ - 1)), i_ + 1, q});
-      w_->value.append(s_.substr(start, q - start));
+      std::string name;
+      const size_t q = read_name(k, n_, name);
+      w_->value.push_back('$');
+      w_->value.append(name);
+      out_.references.push_back({std::move(name), k, q});
       w_->has_expansion = true;
       i_ = q;
     } else if (c != '\0' && std::string_view("@*#?$!-0123456789").find(c) != std::string_view::npos) {
-      w_->value.append(s_.substr(start, 2));
+      w_->value.push_back('$');
+      w_->value.push_back(c);
       w_->has_expansion = true;
-      i_ += 2;
+      i_ = k + 1;
     } else {
       w_->value.push_back('$');
       ++i_;
@@ -256,8 +283,10 @@ class Lexer {
     char c = s_[i_];
     switch (c) {
       case '\\':
-        if (at(i_ + 1) == '\n') { i_ += 2; return; }
-        if (at(i_ + 1) == '\r' && at(i_ + 2) == '\n') { i_ += 3; return; }
+        if (size_t len = continuation_at(i_, n_)) {
+          i_ += len;
+          return;
+        }
         start_word();
         w_->quoted = true;
         not_literal();

@@ -1,5 +1,7 @@
 """`banjia env translate` and `banjia env explain` end to end."""
 import json
+import os
+import subprocess
 import tomllib
 import pathlib
 
@@ -49,6 +51,39 @@ def test_translate_reports_in_file_order(run, tmp_path):
     # At one place the edit comes first, then what it says about it.
     dropped = [m for m in reported if "backend:cudaMallocAsync" in m]
     assert len(dropped) == 2 and "env-cuda-name" in dropped[0] and "warning" in dropped[1]
+
+
+# Names split by line continuations, in every place the shell expands one. bash is the oracle: the
+# script prints what it reads under the CUDA name; the translation must print the same under the
+# Ascend name, with the CUDA name unset (so a missed rename prints nothing there).
+SPLIT_REFERENCES = (
+    'echo "1 $PYTORCH_CUDA_\\\nALLOC_CONF"\n'
+    'echo "2 ${PYTORCH_\\\nCUDA_ALLOC_CONF:-unset}"\n'
+    'echo 3 $\\\nPYTORCH_CUDA_ALLOC_CONF\n'
+    'echo "4 $(echo $PYTORCH_CUDA\\\n_ALLOC_CONF)"\n'
+    'echo 5 `echo $PYTORCH_CUDA_ALLOC\\\n_CONF`\n'
+    'echo 6 $PYTORCH_CUDA_ALLOC_CONF\\\n  x\n'
+)
+
+
+def test_translated_script_reads_split_references_like_bash(run, tmp_path):
+    src = tmp_path / "split.sh"
+    src.write_text(SPLIT_REFERENCES)
+    r = run("env", "translate", src)
+    assert r.returncode == 0, r.stderr
+    out = tmp_path / "split_npu.sh"
+    out.write_text(r.stdout)
+    base = {k: v for k, v in os.environ.items() if "ALLOC_CONF" not in k}
+
+    def bash(script, **env):
+        return subprocess.run(["bash", str(script)], env={**base, **env}, capture_output=True, text=True,
+                              check=True).stdout
+
+    original = bash(src, PYTORCH_CUDA_ALLOC_CONF="expandable_segments:True")
+    assert original.splitlines()[0] == "1 expandable_segments:True"  # bash reads the joined name
+    assert original.count("expandable_segments:True") == 6
+    assert bash(out, PYTORCH_NPU_ALLOC_CONF="expandable_segments:True") == original
+    assert "PYTORCH_CUDA" not in r.stdout
 
 
 def test_in_place_and_check_mode(run, tmp_path):

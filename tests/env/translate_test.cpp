@@ -57,6 +57,33 @@ TEST(EnvTranslate, ReferencesAndUnsetFollowTheRename) {
   EXPECT_EQ(out, "echo \"${ASCEND_RT_VISIBLE_DEVICES:-0}\" $ASCEND_RT_VISIBLE_DEVICES\nunset ASCEND_RT_VISIBLE_DEVICES\n");
 }
 
+// The shell removes a line continuation before it reads a name (POSIX 2.2.1), so each of these
+// references PYTORCH_CUDA_ALLOC_CONF; only its first piece was read as the name, and nothing was
+// renamed. A renamed name is joined on one line; a continuation before or after it stays.
+TEST(EnvTranslate, ReferenceSplitByALineContinuationIsRenamedWhole) {
+  EXPECT_EQ(translate("echo $PYTORCH_CUDA_\\\nALLOC_CONF \"${PYTORCH_\\\r\nCUDA_ALLOC_CONF:-x}\"\n"),
+            "echo $PYTORCH_NPU_ALLOC_CONF \"${PYTORCH_NPU_ALLOC_CONF:-x}\"\n");
+  EXPECT_EQ(translate("echo \"$\\\nPYTORCH_CUDA_ALLOC_CONF\" $(echo $PYTORCH_CUDA\\\n_ALLOC_CONF)\n"),
+            "echo \"$\\\nPYTORCH_NPU_ALLOC_CONF\" $(echo $PYTORCH_NPU_ALLOC_CONF)\n");
+  EXPECT_EQ(translate("echo $PYTORCH_CUDA_ALLOC_CONF\\\n  done\n"), "echo $PYTORCH_NPU_ALLOC_CONF\\\n  done\n");
+  // Not a name across the continuation: `$PYTORCH_CUDA_` then a word on the next line.
+  EXPECT_EQ(translate("echo $CUDA_VISIBLE_\\\n DEVICES\n"), "echo $CUDA_VISIBLE_\\\n DEVICES\n");
+}
+
+// In a Dockerfile a comment line inside the split is dropped by Docker; renaming the reference's
+// bytes would delete it, so the reference is reported and left alone.
+TEST(EnvTranslate, DockerfileReferenceSplitAroundACommentLineIsLeftAlone) {
+  const std::string_view text = "RUN echo $PYTORCH_CUDA_\\\n# the allocator\nALLOC_CONF\n";
+  std::vector<ShellEdit> edits;
+  std::vector<Finding> notes;
+  EXPECT_EQ(translate_env_file(text, env::EnvFileKind::dockerfile, edits, &notes), text);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rule, "env-parse-error");
+  EXPECT_NE(notes[0].message.find("split around a comment line"), std::string::npos);
+  EXPECT_EQ(translate_env_file("RUN echo $PYTORCH_CUDA_\\\nALLOC_CONF\n", env::EnvFileKind::dockerfile, edits),
+            "RUN echo $PYTORCH_NPU_ALLOC_CONF\n");
+}
+
 TEST(EnvTranslate, ValueMapAndManualPairs) {
   std::vector<Finding> notes;
   std::string out = translate("export NCCL_DETERMINISTIC=1 NCCL_ALGO=Ring\n", nullptr, &notes);
