@@ -2,7 +2,8 @@
 // Properties: every byte range lies inside the text; translating is idempotent; the translated text
 // holds the same assignments in the same order, each CUDA name that has an automatic Ascend
 // counterpart renamed to it (a rename that cut a name short, or an edit that moved a line into or
-// out of an instruction, shows here even when a second translate would change nothing).
+// out of an instruction, shows here even when a second translate would change nothing); and the same
+// $NAME references in the same order, renamed the same way (a reference read short is not renamed).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -18,12 +19,19 @@
 using namespace banjia;
 
 namespace {
+// The names a translation should leave: each CUDA name with an automatic counterpart renamed.
+std::string renamed(const std::string& name, bool translated) {
+  const env::CudaPair* pair = translated ? env::knowledge_base().cuda_pair(name) : nullptr;
+  return pair && pair->automatic ? pair->ascend : name;
+}
+
+// Assignment names, then reference names (after a separator), in file order.
 std::vector<std::string> names_of(std::string_view text, env::EnvFileKind kind, bool translated) {
+  const env::ParsedEnvFile parsed = env::parse_env_file(text, kind);
   std::vector<std::string> names;
-  for (const auto& a : env::parse_env_file(text, kind).assignments) {
-    const env::CudaPair* pair = translated ? env::knowledge_base().cuda_pair(a.name) : nullptr;
-    names.push_back(pair && pair->automatic ? pair->ascend : a.name);
-  }
+  for (const auto& a : parsed.assignments) names.push_back(renamed(a.name, translated));
+  names.emplace_back("$");
+  for (const auto& r : parsed.references) names.push_back(renamed(r.name, translated));
   return names;
 }
 }  // namespace
@@ -50,7 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::vector<ShellEdit> edits2;
     std::string twice = translate_env_file(once, kind, edits2, nullptr);
     FUZZ_CHECK(twice == once, "translate is idempotent");
-    FUZZ_CHECK(names_of(once, kind, false) == names_of(text, kind, true), "translate renames and keeps every assignment");
+    FUZZ_CHECK(names_of(once, kind, false) == names_of(text, kind, true), "translate renames and keeps every assignment and reference");
   }
   return 0;
 }
