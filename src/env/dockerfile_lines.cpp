@@ -35,8 +35,9 @@ DockerfileInstruction read_instruction(std::string_view text, size_t begin) {
   }
 }
 
-ShellLexResult lex_instruction(std::string_view text, const DockerfileInstruction& instruction, size_t from) {
-  if (instruction.dropped_lines.empty()) return lex_shell(text, from, instruction.end);
+ShellLexResult lex_instruction(std::string_view text, const DockerfileInstruction& instruction, size_t from,
+                               HashComments comments) {
+  if (instruction.dropped_lines.empty()) return lex_shell(text, from, instruction.end, comments);
   // Docker's text of the instruction, and for each cut the offset in it where the cut was made and
   // how many bytes of `text` were cut up to there.
   std::string docker_text;
@@ -50,7 +51,7 @@ ShellLexResult lex_instruction(std::string_view text, const DockerfileInstructio
     at = after;
   }
   docker_text.append(text.substr(at, instruction.end - at));
-  ShellLexResult lex = lex_shell(docker_text);
+  ShellLexResult lex = lex_shell(docker_text, 0, std::string_view::npos, comments);
   // A position in docker_text lies after every cut made at or before it; an end (one past a byte)
   // lies after the cuts made strictly before it, so a word that ends where a cut begins ends there.
   auto cut_before = [&](size_t pos, bool is_end) {

@@ -28,8 +28,11 @@ DockerfileInstruction read_instruction(std::string_view text, size_t begin);
 
 // text[from, instruction.end) lexed as shell the way Docker sees it: without the dropped lines
 // (`ENV A=\`, `# note`, `4` sets A=4; lexed with the comment line, it read `A=#` and an assignment
-// inside the comment: FUZZING.md 25). Every offset in the result is an offset in `text`.
-ShellLexResult lex_instruction(std::string_view text, const DockerfileInstruction& instruction, size_t from);
+// inside the comment: FUZZING.md 25). Every offset in the result is an offset in `text`. A RUN body is
+// shell (`#` starts a comment); an ENV body is not: Docker's reference says a `#` anywhere but at a
+// line's start is an argument.
+ShellLexResult lex_instruction(std::string_view text, const DockerfileInstruction& instruction, size_t from,
+                               HashComments comments);
 
 // True when text[begin, end) holds one of the instruction's dropped lines, or a part of one.
 bool spans_dropped_line(const DockerfileInstruction& instruction, size_t begin, size_t end);

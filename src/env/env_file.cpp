@@ -246,8 +246,8 @@ bool env_words_only(std::string_view text, const ShellLexResult& lex) {
 // line (`$PYTORCH_CUDA_\`, `# note`, `ALLOC_CONF`): renaming such a reference's bytes would delete
 // the comment, so it is reported and left out (as a split assignment name is, below).
 ShellLexResult lex_body(std::string_view text, const DockerfileInstruction& instruction, size_t from,
-                        ParsedEnvFile& out) {
-  ShellLexResult lex = lex_instruction(text, instruction, from);
+                        HashComments comments, ParsedEnvFile& out) {
+  ShellLexResult lex = lex_instruction(text, instruction, from, comments);
   std::erase_if(lex.references, [&](const ShellReference& r) {
     if (!spans_dropped_line(instruction, r.begin, r.end)) return false;
     out.problems.push_back({r.begin, 0, 0, "reference '$" + r.name + "' split around a comment line; not rewritten"});
@@ -270,7 +270,7 @@ void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& in
     std::transform(kw.begin(), kw.end(), kw.begin(), [](unsigned char c) { return std::toupper(c); });
     const size_t first_assignment = out.assignments.size();
     if (kw == "ENV") {
-      ShellLexResult lex = lex_body(text, instruction, kw_end, out);
+      ShellLexResult lex = lex_body(text, instruction, kw_end, HashComments::none, out);
       // Docker reads ENV as words with quotes and $-expansions, never as shell: a command separator,
       // a redirection or a here-document here means the shell reading is not Docker's. Editing a value
       // then could delete an operator and change how the rest parses (a `<<O` between two value words
@@ -315,7 +315,7 @@ void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& in
       size_t body = text.find_first_not_of(" \t", kw_end);
       if (body != std::string_view::npos && body < end && text[body] != '[') {  // exec form has no shell
         size_t first = out.assignments.size();
-        interp.add_lex(lex_body(text, instruction, body, out), AssignKind::plain);
+        interp.add_lex(lex_body(text, instruction, body, HashComments::shell, out), AssignKind::plain);
         for (size_t k = first; k < out.assignments.size(); ++k) out.assignments[k].scoped = true;
       }
     }

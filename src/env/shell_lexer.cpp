@@ -22,7 +22,8 @@ bool ident_char(char c) {
 
 class Lexer {
  public:
-  Lexer(std::string_view text, size_t begin, size_t end) : s_(text), i_(begin), n_(std::min(end, text.size())) {}
+  Lexer(std::string_view text, size_t begin, size_t end, HashComments comments)
+      : s_(text), i_(begin), n_(std::min(end, text.size())), comments_(comments == HashComments::shell) {}
 
   ShellLexResult run() {
     while (i_ < n_ && !stopped_) {
@@ -42,6 +43,7 @@ class Lexer {
  private:
   std::string_view s_;
   size_t i_, n_;
+  bool comments_;  // a `#` at a word's start begins a comment
   ShellLexResult out_;
   ShellCommand cmd_;
   std::optional<ShellWord> w_;
@@ -303,7 +305,7 @@ class Lexer {
         if (!heredocs_.empty()) read_heredocs();
         return;
       case '#':
-        if (!w_) {
+        if (!w_ && comments_) {
           while (i_ < n_ && s_[i_] != '\n') ++i_;
           return;
         }
@@ -385,8 +387,8 @@ class Lexer {
 
 }  // namespace
 
-ShellLexResult lex_shell(std::string_view text, size_t begin, size_t end) {
-  return Lexer(text, begin, end).run();
+ShellLexResult lex_shell(std::string_view text, size_t begin, size_t end, HashComments comments) {
+  return Lexer(text, begin, end, comments).run();
 }
 
 }  // namespace banjia::env

@@ -44,10 +44,15 @@ struct ShellLexResult {
   std::vector<std::pair<size_t, size_t>> heredoc_bodies;  // byte ranges of skipped here-document bodies
 };
 
+// Whether a `#` that begins a word starts a comment: in shell it does; in a Dockerfile ENV, which
+// Docker reads as words but not as shell, it is an argument like any other.
+enum class HashComments { shell, none };
+
 // Splits text[begin, end) into simple commands (separated by newlines, ; & | && || ( ) and the like).
 // Here-document bodies are skipped. Unterminated quotes or substitutions are reported as problems
 // and end the scan (nothing after them is guessed at).
-ShellLexResult lex_shell(std::string_view text, size_t begin = 0, size_t end = std::string_view::npos);
+ShellLexResult lex_shell(std::string_view text, size_t begin = 0, size_t end = std::string_view::npos,
+                         HashComments comments = HashComments::shell);
 
 bool is_shell_identifier(std::string_view s);
 

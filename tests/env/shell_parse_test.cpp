@@ -193,6 +193,24 @@ TEST(EnvShellParse, DockerfileCommentAndEmptyLinesInsideAContinuation) {
   EXPECT_FALSE(p.assignments[5].scoped);
 }
 
+// Dockerfile reference: a `#` anywhere but at a line's start is an argument. Docker reads ENV as
+// words, not shell, so `#` there is no comment: the legacy form's value runs to the line's end, and
+// in the NAME=VALUE form `#` and what follows are arguments without '=' (Docker refuses them). A RUN
+// body is shell, where `#` does start a comment.
+TEST(EnvShellParse, DockerfileHashInsideAnEnvLineIsAnArgument) {
+  std::string_view text =
+      "ENV LEGACY value # with a hash\n"
+      "ENV A=1 # note\n"
+      "RUN B=2 python x.py # C=3\n";
+  const auto [p, names, values] = dockerfile_assignments(text);
+  EXPECT_EQ(names, (std::vector<std::string>{"LEGACY", "A", "B"}));
+  EXPECT_EQ(values[0], "value # with a hash");
+  ASSERT_EQ(p.problems.size(), 2u);
+  EXPECT_EQ(p.problems[0].line, 2);
+  EXPECT_NE(p.problems[0].message.find("'#' is not NAME=VALUE"), std::string::npos);
+  EXPECT_NE(p.problems[1].message.find("'note' is not NAME=VALUE"), std::string::npos);
+}
+
 TEST(EnvShellParse, FileKindByName) {
   EXPECT_EQ(detect_env_file_kind("x/Dockerfile"), EnvFileKind::dockerfile);
   EXPECT_EQ(detect_env_file_kind("Dockerfile.npu"), EnvFileKind::dockerfile);
