@@ -240,8 +240,6 @@ bool env_words_only(std::string_view text, const ShellLexResult& lex) {
   return true;
 }
 
-// Dockerfile: instructions joined over backslash continuations; ENV (both forms) gives assignments,
-// shell-form RUN bodies are parsed as shell.
 // An ENV or RUN body as the shell reads it, without the references split around a dropped comment
 // line (`$PYTORCH_CUDA_\`, `# note`, `ALLOC_CONF`): renaming such a reference's bytes would delete
 // the comment, so it is reported and left out (as a split assignment name is, below).
@@ -256,6 +254,8 @@ ShellLexResult lex_body(std::string_view text, const DockerfileInstruction& inst
   return lex;
 }
 
+// Dockerfile: instructions joined over backslash continuations; ENV (both forms) gives assignments,
+// shell-form RUN bodies are parsed as shell.
 void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& interp) {
   size_t pos = 0;
   while (pos < text.size()) {
