@@ -79,10 +79,11 @@ ShellLexResult lex_instruction(std::string_view text, const DockerfileInstructio
     end(r.end);
   }
   for (auto& p : lex.problems) start(p.offset);
-  for (auto& [b, e] : lex.heredoc_bodies) {
-    start(b);
-    end(e);
-  }
+  for (auto* ranges : {&lex.heredoc_bodies, &lex.comments})
+    for (auto& [b, e] : *ranges) {
+      start(b);
+      end(e);
+    }
   return lex;
 }
 

@@ -47,6 +47,7 @@ class Interpreter {
     for (auto& r : lex.references) out_.references.push_back(std::move(r));
     for (auto& p : lex.problems) out_.problems.push_back({p.offset, 0, 0, p.message});
     for (auto& h : lex.heredoc_bodies) out_.heredoc_bodies.push_back(h);
+    for (auto& c : lex.comments) out_.comments.push_back(c);
     for (const auto& c : lex.commands) command(c.words, plain_kind);
   }
 
@@ -161,6 +162,7 @@ void parse_dotenv(std::string_view text, ParsedEnvFile& out) {
     size_t eol = text.find('\n', pos);
     if (eol == std::string_view::npos) eol = text.size();
     size_t b = text.find_first_not_of(" \t\r", pos);
+    if (b != std::string_view::npos && b < eol && text[b] == '#') out.comments.emplace_back(b, eol);
     if (b == std::string_view::npos || b >= eol || text[b] == '#') { pos = eol + 1; continue; }
     if (text.substr(b, 7) == "export " || text.substr(b, 7) == "export\t") b = text.find_first_not_of(" \t", b + 7);
     size_t eq = text.find('=', b);
@@ -205,12 +207,15 @@ void parse_dotenv(std::string_view text, ParsedEnvFile& out) {
       a.value = value;
       a.value_end = k + 1;
       a.unresolved = q == '"' && value.find('$') != std::string::npos;
-      eol = text.find('\n', k);
-      if (eol == std::string_view::npos) eol = text.size();
+      eol = std::min(text.find('\n', k), text.size());
+      if (size_t hash = text.find('#', k + 1); hash < eol) out.comments.emplace_back(hash, eol);
     } else {
       size_t end = eol;
       size_t hash = text.find(" #", v);
-      if (hash != std::string_view::npos && hash < end) end = hash;
+      if (hash != std::string_view::npos && hash < end) {
+        out.comments.emplace_back(hash + 1, eol);
+        end = hash;
+      }
       while (end > v && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\r')) --end;
       a.value = std::string(text.substr(v, end - v));
       a.value_end = end;
@@ -261,8 +266,13 @@ void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& in
   while (pos < text.size()) {
     size_t b = text.find_first_not_of(" \t\r\n", pos);
     if (b == std::string_view::npos) break;
-    if (text[b] == '#') { pos = text.find('\n', b); if (pos == std::string_view::npos) break; continue; }
+    if (text[b] == '#') {
+      pos = std::min(text.find('\n', b), text.size());
+      out.comments.emplace_back(b, pos);
+      continue;
+    }
     const DockerfileInstruction instruction = read_instruction(text, b);
+    for (const auto& dropped : instruction.dropped_lines) out.comments.push_back(dropped);
     const size_t end = instruction.end;
     size_t kw_end = b;
     while (kw_end < end && text[kw_end] != ' ' && text[kw_end] != '\t' && text[kw_end] != '\n') ++kw_end;

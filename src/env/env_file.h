@@ -48,6 +48,7 @@ struct ParsedEnvFile {
   std::vector<ShellReference> references;    // $NAME / ${NAME} uses (shell and Dockerfile RUN bodies)
   std::vector<ParseNote> problems;           // constructs that could not be parsed
   std::vector<std::pair<size_t, size_t>> heredoc_bodies;  // text that is data, not commands
+  std::vector<std::pair<size_t, size_t>> comments;        // comments, and lines Docker drops
   std::vector<std::string> directives;       // "# banjia-env: KEY=VALUE" comments, e.g. purpose=debug
 };
 

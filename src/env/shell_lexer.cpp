@@ -306,7 +306,9 @@ class Lexer {
         return;
       case '#':
         if (!w_ && comments_) {
+          const size_t start = i_;
           while (i_ < n_ && s_[i_] != '\n') ++i_;
+          out_.comments.emplace_back(start, i_);
           return;
         }
         break;

@@ -42,6 +42,7 @@ struct ShellLexResult {
   std::vector<ShellReference> references;
   std::vector<ShellProblem> problems;
   std::vector<std::pair<size_t, size_t>> heredoc_bodies;  // byte ranges of skipped here-document bodies
+  std::vector<std::pair<size_t, size_t>> comments;        // byte ranges of # comments, to the line's end
 };
 
 // Whether a `#` that begins a word starts a comment: in shell it does; in a Dockerfile ENV, which

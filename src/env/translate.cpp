@@ -178,6 +178,36 @@ class Translator {
       const env::CudaPair* pair = kb.cuda_pair(r.name);
       if (pair && pair->automatic) edit(r.begin, r.end, pair->ascend, *pair);
     }
+    note_names_left(parsed);
+  }
+
+  // Every other whole-word use of a CUDA name that has an Ascend counterpart, outside what is renamed,
+  // comments and the here-documents noted above: `printenv NAME`, `[[ -v NAME ]]`, `sudo NAME=1 cmd`,
+  // a string in an inline Python line. banjia cannot tell whether these name the variable, so it says
+  // where they are rather than leaving them silently.
+  void note_names_left(const env::ParsedEnvFile& parsed) {
+    auto word_char = [&](size_t at) {
+      const char c = text_[at];
+      return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    };
+    auto handled = [&](size_t at) {
+      for (const auto& e : edits_)
+        if (e.begin <= at && at < e.end) return true;
+      for (const auto* ranges : {&parsed.heredoc_bodies, &parsed.comments})
+        for (const auto& [begin, end] : *ranges)
+          if (begin <= at && at < end) return true;
+      return false;
+    };
+    for (const auto& pair : knowledge_base().cuda) {
+      if (!pair.automatic) continue;
+      for (size_t at = text_.find(pair.name); at != std::string_view::npos; at = text_.find(pair.name, at + 1)) {
+        const size_t end = at + pair.name.size();
+        if ((at > 0 && word_char(at - 1)) || (end < text_.size() && word_char(end)) || handled(at)) continue;
+        note(at, "env-cuda-name", Severity::info,
+             fmt::format("{} was left alone here: not an assignment, unset or $ reference", pair.name),
+             fmt::format("if it names the variable, rename it to {} by hand", pair.ascend), pair.source);
+      }
+    }
   }
 
   std::string apply() {

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
+#include <set>
 #include <string_view>
 
 #include "env/env_file.h"
@@ -92,8 +92,10 @@ TEST(EnvShellFuzzRegression, DockerfileEnvWithShellOperatorsIsLeftAlone) {
   const std::string once = translate_env_file(text, EnvFileKind::dockerfile, edits, &notes);
   EXPECT_EQ(once, text);
   EXPECT_TRUE(edits.empty());
-  ASSERT_EQ(notes.size(), 1u);
+  ASSERT_EQ(notes.size(), 3u);  // the instruction, then each CUDA name in it left alone
   EXPECT_EQ(notes[0].rule, "env-parse-error");
+  std::set<std::pair<int, int>> left{{notes[1].line, notes[1].column}, {notes[2].line, notes[2].column}};
+  EXPECT_EQ(left, (std::set<std::pair<int, int>>{{1, 5}, {2, 2}}));  // PYTORCH_CUDA_..., $CUDA_...
   for (std::string_view other : {std::string_view("ENV CUDA_VISIBLE_DEVICES=0; CUDA_LAUNCH_BLOCKING=1\n"),
                                  std::string_view("ENV CUDA_VISIBLE_DEVICES 0 >log 1\n")}) {
     EXPECT_EQ(translate_env_file(other, EnvFileKind::dockerfile, edits), other) << other;

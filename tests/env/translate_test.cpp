@@ -1,6 +1,8 @@
 // CUDA/NCCL -> Ascend rewriting: exact edits, byte-for-byte preservation elsewhere, idempotence.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "env/translate.h"
 
 namespace banjia {
@@ -82,6 +84,38 @@ TEST(EnvTranslate, DockerfileReferenceSplitAroundACommentLineIsLeftAlone) {
   EXPECT_NE(notes[0].message.find("split around a comment line"), std::string::npos);
   EXPECT_EQ(translate_env_file("RUN echo $PYTORCH_CUDA_\\\nALLOC_CONF\n", env::EnvFileKind::dockerfile, edits),
             "RUN echo $PYTORCH_NPU_ALLOC_CONF\n");
+}
+
+// A CUDA name banjia does not rewrite (not an assignment, unset or $ reference) is reported where it
+// is, unless it sits in a comment, inside a longer name, or in a here-document (noted on its own).
+std::vector<std::pair<int, int>> left_alone(std::string_view text, env::EnvFileKind kind) {
+  std::vector<ShellEdit> edits;
+  std::vector<Finding> notes;
+  translate_env_file(text, kind, edits, &notes);
+  std::vector<std::pair<int, int>> at;
+  for (const auto& n : notes)
+    if (n.message.find("left alone here") != std::string::npos) at.emplace_back(n.line, n.column);
+  std::sort(at.begin(), at.end());
+  return at;
+}
+
+TEST(EnvTranslate, NamesItDoesNotRewriteAreReported) {
+  const std::string_view shell =
+      "# CUDA_VISIBLE_DEVICES in a comment\n"
+      "printenv CUDA_VISIBLE_DEVICES\n"
+      "[[ -v CUDA_LAUNCH_BLOCKING ]] && echo set\n"
+      "sudo -E CUDA_VISIBLE_DEVICES=2 python b.py\n"
+      "echo MY_CUDA_VISIBLE_DEVICES CUDA_VISIBLE_DEVICES_X\n"
+      "export CUDA_VISIBLE_DEVICES=0  # CUDA_VISIBLE_DEVICES again\n"
+      "cat <<EOF\nCUDA_VISIBLE_DEVICES\nEOF\n";
+  EXPECT_EQ(left_alone(shell, env::EnvFileKind::shell),
+            (std::vector<std::pair<int, int>>{{2, 10}, {3, 7}, {4, 9}}));
+  const std::string_view dotenv = "A=\"${CUDA_VISIBLE_DEVICES}\" # CUDA_LAUNCH_BLOCKING\n# CUDA_LAUNCH_BLOCKING\n"
+                                  "B=x # CUDA_LAUNCH_BLOCKING\n";
+  EXPECT_EQ(left_alone(dotenv, env::EnvFileKind::dotenv), (std::vector<std::pair<int, int>>{{1, 6}}));
+  const std::string_view docker = "# CUDA_VISIBLE_DEVICES\nARG CUDA_VISIBLE_DEVICES=0\nENV A=1 \\\n"
+                                  "# CUDA_LAUNCH_BLOCKING\n  B=2\nRUN echo 1 # CUDA_LAUNCH_BLOCKING\n";
+  EXPECT_EQ(left_alone(docker, env::EnvFileKind::dockerfile), (std::vector<std::pair<int, int>>{{2, 5}}));
 }
 
 TEST(EnvTranslate, ValueMapAndManualPairs) {
