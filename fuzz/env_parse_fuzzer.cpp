@@ -1,7 +1,7 @@
 // Environment files: the shell lexer, shell/.env/Dockerfile assignment parsing and translate.
-// Properties: every byte range lies inside the text; translating is idempotent; the translated text
-// holds the same assignments in the same order, each CUDA name that has an automatic Ascend
-// counterpart renamed to it (a rename that cut a name short, or an edit that moved a line into or
+// Properties: every byte range (words, references, comments, edits) lies inside the text; translating
+// is idempotent; the translated text holds the same assignments in the same order, each CUDA name
+// that has an automatic Ascend counterpart renamed to it (a rename that cut a name short, or an edit that moved a line into or
 // out of an instruction, shows here even when a second translate would change nothing); and the same
 // $NAME references in the same order, renamed the same way (a reference read short is not renamed).
 #include <cstddef>
@@ -42,6 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const auto& c : lex.commands)
     for (const auto& w : c.words) FUZZ_CHECK(w.begin <= w.end && w.end <= size, "word range inside text");
   for (const auto& r : lex.references) FUZZ_CHECK(r.begin <= r.end && r.end <= size, "reference inside text");
+  for (const auto& [b, e] : lex.comments) FUZZ_CHECK(b <= e && e <= size, "comment inside text");
 
   env::LineIndex lines(text);
   for (env::EnvFileKind kind : {env::EnvFileKind::shell, env::EnvFileKind::dotenv, env::EnvFileKind::dockerfile}) {
@@ -51,6 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_CHECK(a.value_begin <= a.value_end && a.value_end <= size, "value range inside text");
       (void)lines.locate(a.name_begin);
     }
+    for (const auto& [b, e] : parsed.comments) FUZZ_CHECK(b <= e && e <= size, "comment range inside text");
     std::vector<ShellEdit> edits;
     std::vector<Finding> notes;
     std::string once = translate_env_file(text, kind, edits, &notes);
