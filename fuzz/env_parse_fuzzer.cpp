@@ -1,9 +1,10 @@
 // Environment files: the shell lexer, shell/.env/Dockerfile assignment parsing and translate.
-// Properties: every byte range (words, references, comments, edits) lies inside the text; translating
-// is idempotent; the translated text holds the same assignments in the same order, each CUDA name
-// that has an automatic Ascend counterpart renamed to it (a rename that cut a name short, or an edit that moved a line into or
-// out of an instruction, shows here even when a second translate would change nothing); and the same
-// $NAME references in the same order, renamed the same way (a reference read short is not renamed).
+// Properties: every byte range (words, references, comments, edits) lies inside the text;
+// translating is idempotent; the translated text holds the same assignments in the same order, each
+// CUDA name that has an automatic Ascend counterpart renamed to it (a rename that cut a name short,
+// or an edit that moved a line into or out of an instruction, shows here even when a second
+// translate would change nothing); and the same $NAME references in the same order, renamed the same
+// way (a reference read short is not renamed).
 #include <cstddef>
 #include <cstdint>
 #include <string>
