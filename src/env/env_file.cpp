@@ -162,8 +162,11 @@ void parse_dotenv(std::string_view text, ParsedEnvFile& out) {
     size_t eol = text.find('\n', pos);
     if (eol == std::string_view::npos) eol = text.size();
     size_t b = text.find_first_not_of(" \t\r", pos);
-    if (b != std::string_view::npos && b < eol && text[b] == '#') out.comments.emplace_back(b, eol);
-    if (b == std::string_view::npos || b >= eol || text[b] == '#') { pos = eol + 1; continue; }
+    if (b >= eol || text[b] == '#') {  // blank (b is npos at the text's end) or a comment line
+      if (b < eol) out.comments.emplace_back(b, eol);
+      pos = eol + 1;
+      continue;
+    }
     if (text.substr(b, 7) == "export " || text.substr(b, 7) == "export\t") b = text.find_first_not_of(" \t", b + 7);
     size_t eq = text.find('=', b);
     Assignment a;

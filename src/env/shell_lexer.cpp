@@ -5,20 +5,14 @@
 
 namespace banjia::env {
 
+bool is_shell_name_start(char c) { return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+bool is_shell_name_char(char c) { return is_shell_name_start(c) || (c >= '0' && c <= '9'); }
+
 bool is_shell_identifier(std::string_view s) {
-  if (s.empty()) return false;
-  auto head = [](char c) { return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
-  if (!head(s[0])) return false;
-  for (char c : s)
-    if (!head(c) && !(c >= '0' && c <= '9')) return false;
-  return true;
+  return !s.empty() && is_shell_name_start(s[0]) && std::all_of(s.begin(), s.end(), is_shell_name_char);
 }
 
 namespace {
-
-bool ident_char(char c) {
-  return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
 
 class Lexer {
  public:
@@ -104,10 +98,10 @@ class Lexer {
       if (p < to && s_[p] == '{') p = skip_continuations(p + 1, to);
       if (p < to && (s_[p] == '#' || s_[p] == '!')) {
         size_t after = skip_continuations(p + 1, to);
-        if (after < to && ident_char(s_[after])) p = after;
+        if (after < to && is_shell_name_char(s_[after])) p = after;
       }
       std::string name;
-      size_t q = p < to && !(s_[p] >= '0' && s_[p] <= '9') ? read_name(p, to, name) : p;
+      size_t q = p < to && is_shell_name_start(s_[p]) ? read_name(p, to, name) : p;
       if (q > p) out_.references.push_back({std::move(name), p, q});
     }
   }
@@ -128,7 +122,7 @@ class Lexer {
   // last character (k when there is none). A continuation after the name is not part of it.
   size_t read_name(size_t k, size_t to, std::string& name) const {
     size_t end = k;
-    for (size_t j = k; j < to && ident_char(s_[j]); j = skip_continuations(end, to)) {
+    for (size_t j = k; j < to && is_shell_name_char(s_[j]); j = skip_continuations(end, to)) {
       name.push_back(s_[j]);
       end = j + 1;
     }
@@ -174,7 +168,7 @@ class Lexer {
       w_->has_expansion = true;
       scan_references(start, e + 1);
       i_ = e + 1;
-    } else if (c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) {
+    } else if (is_shell_name_start(c)) {
       std::string name;
       const size_t q = read_name(k, n_, name);
       w_->value.push_back('$');

@@ -55,6 +55,9 @@ enum class HashComments { shell, none };
 ShellLexResult lex_shell(std::string_view text, size_t begin = 0, size_t end = std::string_view::npos,
                          HashComments comments = HashComments::shell);
 
+// A shell name ([A-Za-z_][A-Za-z0-9_]*): its first character, any of its characters, and a whole one.
+bool is_shell_name_start(char c);
+bool is_shell_name_char(char c);
 bool is_shell_identifier(std::string_view s);
 
 }  // namespace banjia::env

@@ -8,6 +8,7 @@
 #include "env/alloc_conf.h"
 #include "env/env_finding.h"
 #include "env/knowledge_base.h"
+#include "env/shell_lexer.h"
 
 namespace banjia {
 namespace {
@@ -186,10 +187,6 @@ class Translator {
   // a string in an inline Python line. banjia cannot tell whether these name the variable, so it says
   // where they are rather than leaving them silently.
   void note_names_left(const env::ParsedEnvFile& parsed) {
-    auto word_char = [&](size_t at) {
-      const char c = text_[at];
-      return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-    };
     auto handled = [&](size_t at) {
       for (const auto& e : edits_)
         if (e.begin <= at && at < e.end) return true;
@@ -202,7 +199,9 @@ class Translator {
       if (!pair.automatic) continue;
       for (size_t at = text_.find(pair.name); at != std::string_view::npos; at = text_.find(pair.name, at + 1)) {
         const size_t end = at + pair.name.size();
-        if ((at > 0 && word_char(at - 1)) || (end < text_.size() && word_char(end)) || handled(at)) continue;
+        if ((at > 0 && env::is_shell_name_char(text_[at - 1])) ||
+            (end < text_.size() && env::is_shell_name_char(text_[end])) || handled(at))
+          continue;
         note(at, "env-cuda-name", Severity::info,
              fmt::format("{} was left alone here: not an assignment, unset or $ reference", pair.name),
              fmt::format("if it names the variable, rename it to {} by hand", pair.ascend), pair.source);
