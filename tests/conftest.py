@@ -25,8 +25,10 @@ def banjia_bin():
 
 @pytest.fixture(scope="session")
 def fixtures():
+    # The fixtures are part of the test environment (README): without them these tests must fail,
+    # not pass silently as skipped.
     if not FIXTURES.exists():
-        pytest.skip(f"shared fixtures not found at {FIXTURES}")
+        pytest.fail(f"shared fixtures not found at {FIXTURES}; the checkout must sit beside ../shared")
     return FIXTURES
 
 

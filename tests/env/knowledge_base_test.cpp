@@ -5,6 +5,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include <gtest/gtest.h>
 
@@ -49,6 +50,7 @@ bool all_of_chars(const std::string& s, std::string_view allowed) {
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p);
+  if (!in) throw std::runtime_error(p.string() + ": cannot open");
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -192,11 +194,19 @@ TEST(EnvKnowledgeBase, EveryRuleIdInTheCodeIsDocumented) {
   for (const auto& id : used) EXPECT_NO_THROW(kb.rule(id)) << id;
 }
 
+// The fact sheet's text from heading `first` up to heading `end`; throws (so the test fails and
+// says why) when the sheet or a heading is missing.
+std::string fact_sheet_sections(std::string_view first, std::string_view end) {
+  std::string md = slurp(fs::path(BANJIA_SOURCE_DIR) / ".." / "shared" / "knowledge" / "env-vars.md");
+  size_t from = md.find(first), to = md.find(end, from);
+  if (from == std::string::npos || to == std::string::npos)
+    throw std::runtime_error("env-vars.md: headings '" + std::string(first) + "' and '" + std::string(end) + "' not found");
+  return md.substr(from, to - from);
+}
+
 // Every backticked UPPER_CASE name in the first column of the tables in §1-§5 of the fact sheet.
 std::set<std::string> fact_sheet_names() {
-  std::string md = slurp(fs::path(BANJIA_SOURCE_DIR) / ".." / "shared" / "knowledge" / "env-vars.md");
-  size_t from = md.find("## 1. "), to = md.find("## 6. ");
-  std::istringstream lines(md.substr(from, to - from));
+  std::istringstream lines(fact_sheet_sections("## 1. ", "## 6. "));
   std::set<std::string> names;
   std::string line;
   while (std::getline(lines, line)) {
@@ -219,9 +229,7 @@ TEST(EnvKnowledgeBase, CoversEveryVariableOfTheFactSheet) {
 }
 
 TEST(EnvKnowledgeBase, CoversEveryAllocatorOptionOfTheFactSheet) {
-  std::string md = slurp(fs::path(BANJIA_SOURCE_DIR) / ".." / "shared" / "knowledge" / "env-vars.md");
-  size_t from = md.find("## 2. "), to = md.find("## 3. ");
-  std::istringstream lines(md.substr(from, to - from));
+  std::istringstream lines(fact_sheet_sections("## 2. ", "## 3. "));
   std::string line;
   int n = 0;
   while (std::getline(lines, line)) {
