@@ -2,13 +2,13 @@
 // rejected, every rule the code emits is documented, and every variable named in the fact sheet
 // (shared/knowledge/env-vars.md §1-§5) is covered.
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include <gtest/gtest.h>
 
+#include "common/file_io.h"
 #include "env/knowledge_base.h"
 
 namespace banjia::env {
@@ -48,18 +48,10 @@ bool all_of_chars(const std::string& s, std::string_view allowed) {
   return !s.empty() && s.find_first_not_of(allowed) == std::string::npos;
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  if (!in) throw std::runtime_error(p.string() + ": cannot open");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::vector<std::pair<std::string, std::string>> data_files() {
   std::vector<std::pair<std::string, std::string>> files;
   for (const auto& e : fs::directory_iterator(fs::path(BANJIA_SOURCE_DIR) / "data" / "env"))
-    if (e.path().extension() == ".toml") files.emplace_back(e.path().string(), slurp(e.path()));
+    if (e.path().extension() == ".toml") files.emplace_back(e.path().string(), read_file(e.path()));
   return files;
 }
 
@@ -183,7 +175,7 @@ TEST(EnvKnowledgeBase, EveryRuleIdInTheCodeIsDocumented) {
   const auto& kb = knowledge_base();
   std::set<std::string> used;
   for (const auto& e : fs::directory_iterator(fs::path(BANJIA_SOURCE_DIR) / "src" / "env")) {
-    std::string text = slurp(e.path());
+    std::string text = read_file(e.path());
     for (size_t at = text.find("\"env-"); at != std::string::npos; at = text.find("\"env-", at + 1)) {
       size_t end = text.find('"', at + 1);
       std::string id = text.substr(at + 1, end - at - 1);
@@ -195,9 +187,9 @@ TEST(EnvKnowledgeBase, EveryRuleIdInTheCodeIsDocumented) {
 }
 
 // The fact sheet's text from heading `first` up to heading `end`; throws (so the test fails and
-// says why) when the sheet or a heading is missing.
+// says why) when the sheet (read_file's InputError names it) or a heading is missing.
 std::string fact_sheet_sections(std::string_view first, std::string_view end) {
-  std::string md = slurp(fs::path(BANJIA_SOURCE_DIR) / ".." / "shared" / "knowledge" / "env-vars.md");
+  std::string md = read_file(fs::path(BANJIA_SOURCE_DIR) / ".." / "shared" / "knowledge" / "env-vars.md");
   size_t from = md.find(first), to = md.find(end, from);
   if (from == std::string::npos || to == std::string::npos)
     throw std::runtime_error("env-vars.md: headings '" + std::string(first) + "' and '" + std::string(end) + "' not found");
