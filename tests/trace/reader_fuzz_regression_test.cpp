@@ -141,3 +141,27 @@ TEST(JsonTraceRegression, SplitNeverReadsPastTheEventArray) {
   EXPECT_TRUE(tiny == 2u || (tiny == 0u && error.find("trailing content") != std::string::npos)) << tiny << " " << error;
   fs::remove(p);
 }
+
+// Found by fuzz_trace_json ("flow string ids inside the pool"): a flow event with "id" twice, a string
+// and then a number. The number replaced the value but left the event marked as a string id, so
+// joining parted reads looked the number up as a string-pool index (out of bounds). JSON's last key
+// wins (Python: json.loads('{"id": "a", "id": 5}') == {'id': 5}), so the flow's id is the number.
+TEST(JsonTraceRegression, RepeatedFlowIdKeepsOnlyTheLastOne) {
+  const uint64_t big = 1736408883700059821;  // the fuzzer's number: far past any string-pool index
+  std::string p = write_trace("flow_ids.json",
+                              "{\"traceEvents\": [\n"
+                              "  {\"ph\": \"X\", \"name\": \"a\", \"ts\": 1, \"dur\": 1},\n"
+                              "  {\"ph\": \"s\", \"cat\": \"ac2g\", \"id\": \"h2d\", \"id\": 1736408883700059821, \"ts\": 1},\n"
+                              "  {\"ph\": \"f\", \"cat\": \"ac2g\", \"id\": 7, \"id\": \"h2d\", \"ts\": 2, \"bp\": \"e\"},\n"
+                              "  {\"ph\": \"X\", \"name\": \"b\", \"ts\": 2, \"dur\": 1}\n]}\n");
+  for (size_t part : {size_t{0}, size_t{16} << 20, size_t{8}}) {  // whole, default parts, tiny parts
+    TraceData t = read_json_trace(p, part);
+    ASSERT_EQ(t.flows.size(), 2u) << part;
+    EXPECT_FALSE(t.flows[0].string_id) << part;
+    EXPECT_EQ(t.flows[0].id, big) << part;
+    ASSERT_TRUE(t.flows[1].string_id) << part;
+    ASSERT_LT(t.flows[1].id, t.strings.size()) << part;
+    EXPECT_EQ(t.strings.view(static_cast<uint32_t>(t.flows[1].id)), "h2d") << part;
+  }
+  fs::remove(p);
+}
