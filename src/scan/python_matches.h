@@ -1,6 +1,7 @@
 // Rule matching on an analysed Python file. Each matcher family is one small unit:
 //   python_match_names.cpp    qualified names, imports, attributes (`.cuda()`), keyword arguments
-//   python_match_strings.cpp  device strings, "nccl" backends, environment variable names
+//   python_match_strings.cpp  device strings, "nccl" backends
+//   python_match_env.cpp      environment variable names (os.environ, getenv)
 //   python_match_patterns.cpp loops (matmul/conv/sync in loops) and hand-written attention
 // `migrate` applies the `edit` of every automatic match; `scan` reports them all.
 #pragma once
@@ -38,8 +39,9 @@ struct EnvNameTable {
 };
 
 void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
-void match_strings(const PythonAnalysis& a, const RuleCatalog& rules, const EnvNameTable& env,
-                   std::vector<PyMatch>& out);
+void match_strings(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
+void match_env_names(const PythonAnalysis& a, const RuleCatalog& rules, const EnvNameTable& env,
+                     std::vector<PyMatch>& out);
 void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
 
 // The components of a dotted name: "torch.cuda.amp" -> torch, cuda, amp.
@@ -47,7 +49,8 @@ std::vector<std::string_view> split_dots(std::string_view dotted);
 
 // What each family cannot match without (see python_prefilter.h), declared next to its matcher.
 void add_name_needles(const RuleCatalog& rules, PythonNeedles& needles);
-void add_string_needles(const RuleCatalog& rules, const EnvNameTable& env, PythonNeedles& needles);
+void add_string_needles(const RuleCatalog& rules, PythonNeedles& needles);
+void add_env_needles(const RuleCatalog& rules, const EnvNameTable& env, PythonNeedles& needles);
 void add_pattern_needles(const RuleCatalog& rules, PythonNeedles& needles);
 
 // All matchers, in a stable order (by first token, then rule id); duplicate edits removed.

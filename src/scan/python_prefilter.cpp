@@ -74,7 +74,8 @@ PythonPrefilter PythonPrefilter::for_rules(const RuleCatalog& rules) {
   PythonNeedles n;
   add_name_needles(rules, n);
   add_pattern_needles(rules, n);
-  add_string_needles(rules, builtin_env_names(), n);
+  add_string_needles(rules, n);
+  add_env_needles(rules, builtin_env_names(), n);
   return PythonPrefilter(std::move(n));
 }
 

@@ -9,7 +9,8 @@ namespace banjia::scan {
 std::vector<PyMatch> match_python(const PythonAnalysis& a, const RuleCatalog& rules) {
   std::vector<PyMatch> out;
   match_names(a, rules, out);
-  match_strings(a, rules, builtin_env_names(), out);
+  match_strings(a, rules, out);
+  match_env_names(a, rules, builtin_env_names(), out);
   match_patterns(a, rules, out);
   std::stable_sort(out.begin(), out.end(), [](const PyMatch& x, const PyMatch& y) {
     return std::tie(x.first_tok, x.rule->id) < std::tie(y.first_tok, y.rule->id);
