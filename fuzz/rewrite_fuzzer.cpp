@@ -1,13 +1,15 @@
 // Rewrite engine (migrate::rewrite_python) with the built-in rule catalogue. Properties: when the
 // input tokenizes without error so does the output, and rewriting the output changes nothing
-// (migrating twice equals migrating once). Also the scan prefilter's soundness: a file it turns
-// away has no match (scan/python_prefilter.h).
+// (migrating twice equals migrating once); a comparison with "npu" that migrate wrote never meets a
+// "cuda" value still stored under the same name (device_invariant.h). Also the scan prefilter's
+// soundness: a file it turns away has no match (scan/python_prefilter.h).
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "common/errors.h"
+#include "device_invariant.h"
 #include "fuzz_check.h"
 #include "migrate/python_rewriter.h"
 #include "python/source.h"
@@ -53,6 +55,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (tokenizes(src)) FUZZ_CHECK(tokenizes(once.rewritten), "rewritten output tokenizes");
     migrate::FileRewrite twice = migrate::rewrite_python(once.rewritten, "fuzz.py", rules, opt);
     FUZZ_CHECK(twice.rewritten == once.rewritten, "rewriting is idempotent");
+    if (!annotate)
+      FUZZ_CHECK(device_invariant_violation(once.rewritten, once.original).empty(),
+                 "no comparison rewritten while a value stored under its name stays");
   }
   return 0;
 }

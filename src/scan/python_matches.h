@@ -1,6 +1,7 @@
 // Rule matching on an analysed Python file. Each matcher family is one small unit:
 //   python_match_names.cpp    qualified names, imports, attributes (`.cuda()`), keyword arguments
-//   python_match_strings.cpp  device strings, "nccl" backends
+//   python_match_device_values.cpp  device strings and "nccl" backends, followed through names (device_flow.h)
+//   python_match_device_index.cpp   integer device indices (rank, local_rank) where a device goes
 //   python_match_env.cpp      environment variable names (os.environ, getenv)
 //   python_match_patterns.cpp loops (matmul/conv/sync in loops) and hand-written attention
 // `migrate` applies the `edit` of every automatic match; `scan` reports them all.
@@ -39,7 +40,10 @@ struct EnvNameTable {
 };
 
 void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
-void match_strings(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
+void match_device_indices(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
+struct FlowSeeds;
+void match_device_values(const PythonAnalysis& a, const RuleCatalog& rules, const FlowSeeds* seeds,
+                         std::vector<PyMatch>& out);
 void match_env_names(const PythonAnalysis& a, const RuleCatalog& rules, const EnvNameTable& env,
                      std::vector<PyMatch>& out);
 void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
@@ -50,6 +54,7 @@ std::vector<std::string_view> split_dots(std::string_view dotted);
 // What each family cannot match without (see python_prefilter.h), declared next to its matcher.
 void add_name_needles(const RuleCatalog& rules, PythonNeedles& needles);
 void add_string_needles(const RuleCatalog& rules, PythonNeedles& needles);
+void add_device_index_needles(const RuleCatalog& rules, PythonNeedles& needles);
 void add_env_needles(const RuleCatalog& rules, const EnvNameTable& env, PythonNeedles& needles);
 void add_pattern_needles(const RuleCatalog& rules, PythonNeedles& needles);
 

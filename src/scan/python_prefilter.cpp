@@ -75,6 +75,7 @@ PythonPrefilter PythonPrefilter::for_rules(const RuleCatalog& rules) {
   add_name_needles(rules, n);
   add_pattern_needles(rules, n);
   add_string_needles(rules, n);
+  add_device_index_needles(rules, n);
   add_env_needles(rules, builtin_env_names(), n);
   return PythonPrefilter(std::move(n));
 }

@@ -9,7 +9,8 @@ namespace banjia::scan {
 std::vector<PyMatch> match_python(const PythonAnalysis& a, const RuleCatalog& rules) {
   std::vector<PyMatch> out;
   match_names(a, rules, out);
-  match_strings(a, rules, out);
+  match_device_values(a, rules, nullptr, out);
+  match_device_indices(a, rules, out);
   match_env_names(a, rules, builtin_env_names(), out);
   match_patterns(a, rules, out);
   std::stable_sort(out.begin(), out.end(), [](const PyMatch& x, const PyMatch& y) {

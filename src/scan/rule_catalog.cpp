@@ -19,7 +19,7 @@ const std::pair<std::string_view, MatchKind> kMatchKinds[] = {
     {"env-name", MatchKind::env_name},             {"loop-call", MatchKind::loop_call},
     {"loop-method", MatchKind::loop_method},       {"attention-pattern", MatchKind::attention_pattern},
     {"cuda-kernel", MatchKind::cuda_kernel},       {"op-registration", MatchKind::op_registration},
-    {"requirement", MatchKind::requirement},
+    {"device-index", MatchKind::device_index},     {"requirement", MatchKind::requirement},
 };
 
 const std::pair<std::string_view, RewriteKind> kRewriteKinds[] = {

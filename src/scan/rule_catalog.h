@@ -29,6 +29,7 @@ enum class MatchKind {
   attention_pattern,  // softmax(q @ k.transpose(...)) in one statement
   cuda_kernel,        // __global__ functions in CUDA sources
   op_registration,    // PYBIND11_MODULE / TORCH_LIBRARY in C++/CUDA sources
+  device_index,       // one of `names` (an integer index such as rank) passed where a device goes
   requirement,        // a dependency in requirements*.txt / setup.py / pyproject.toml
 };
 
@@ -61,7 +62,7 @@ struct Rule {
   MatchKind match = MatchKind::qualified;
   std::string name;                     // attribute
   std::optional<bool> call;             // attribute: must (not) be called
-  std::vector<std::string> names;       // qualified, keyword_arg, loop_call, loop_method
+  std::vector<std::string> names;       // qualified, keyword_arg, loop_call, loop_method, device_index
   bool prefix = false;                  // qualified: names are prefixes
   bool exact_only = false;              // qualified: only the name itself, not attribute chains on it
   std::vector<std::string> modules;     // import_module
