@@ -100,7 +100,7 @@ std::vector<scan::TextEdit> annotations(const scan::PythonAnalysis& a, const std
 }  // namespace
 
 FileRewrite rewrite_python(std::string_view bytes, const std::string& display, const scan::RuleCatalog& rules,
-                           const RewriteOptions& options) {
+                           const RewriteOptions& options, const scan::FlowSeeds* seeds) {
   FileRewrite fr;
   fr.display = display;
   fr.original = std::string(bytes);
@@ -112,7 +112,8 @@ FileRewrite rewrite_python(std::string_view bytes, const std::string& display, c
     fr.leftovers.push_back(scan::input_error_finding(display, e.problem() + "; copied unchanged"));
     return fr;
   }
-  auto matches = scan::match_python(*a, rules);
+  scan::TreeContext tree{seeds, &fr.questions};
+  auto matches = scan::match_python(*a, rules, &tree);
   std::vector<scan::TextEdit> edits;
   for (const auto& m : matches) {
     Finding f = scan::finding_for_match(*a, m, display);

@@ -16,8 +16,9 @@ struct RewriteOptions {
 };
 
 // Never throws for bad content: a file that does not decode or tokenize is returned unchanged with
-// an input-error leftover.
+// an input-error leftover. Seeds: what the other files of the tree know (scan/tree_flow.h); the
+// questions this file leaves to them are returned in FileRewrite::questions.
 FileRewrite rewrite_python(std::string_view bytes, const std::string& display, const scan::RuleCatalog& rules,
-                           const RewriteOptions& options);
+                           const RewriteOptions& options, const scan::FlowSeeds* seeds = nullptr);
 
 }  // namespace banjia::migrate

@@ -68,6 +68,34 @@ void collect(const fs::path& root, const MigrateOptions& o, std::vector<PlannedF
 
 }  // namespace
 
+namespace {
+
+// Device values one file leaves unresolved that other modules of the tree resolve (a constant used
+// as a device where it is imported, a value passed to a function defined elsewhere): those files are
+// rewritten again with what the tree knows. Only files with such questions cost anything here.
+void resolve_across_modules(MigratePlan& plan, const std::vector<size_t>& todo, const scan::RuleCatalog& rules,
+                            const MigrateOptions& o) {
+  std::vector<scan::TreeFile> files;
+  std::vector<scan::TreeQuestions> questions;
+  std::vector<size_t> plan_index;
+  bool any = false;
+  for (size_t i : todo) {
+    const PlannedFile& pf = plan.files[i];
+    if (rewriter_for(pf.source_path) != Rewriter::python) continue;
+    files.push_back({pf.relative, pf.source_path});
+    questions.push_back(pf.rewrite.questions);
+    plan_index.push_back(i);
+    any = any || !pf.rewrite.questions.empty();
+  }
+  if (!any) return;
+  for (auto& [k, seeds] : scan::answer_tree_questions(files, questions)) {
+    PlannedFile& pf = plan.files[plan_index[k]];
+    pf.rewrite = rewrite_python(pf.rewrite.original, pf.relative, rules, o.rewrite, &seeds);
+  }
+}
+
+}  // namespace
+
 MigratePlan plan_migration(const MigrateOptions& o) {
   fs::path src(o.source);
   std::error_code ec;
@@ -121,6 +149,7 @@ MigratePlan plan_migration(const MigrateOptions& o) {
                      ? rewrite_python(bytes, pf.relative, rules, o.rewrite)
                      : rewrite_shell(bytes, pf.relative, o.target_torch_npu);
   });
+  resolve_across_modules(plan, todo, rules, o);
   return plan;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "scan/device_values.h"
+#include "scan/tree_flow.h"
 
 namespace banjia::scan {
 
@@ -29,13 +30,8 @@ struct ValueDecision {
   std::vector<uint32_t> blocking_lines;  // blocked: lines of the values under the same name that stay
 };
 
-// Names that other modules of the same tree know to hold devices or backends (a module constant
-// imported elsewhere and used as a device there): they count as if this file said so.
-struct FlowSeeds {
-  std::unordered_set<std::string> device_names, backend_names;
-};
-
-// One decision per value, in the same order.
+// One decision per value, in the same order. Seeds: names the rest of the tree knows to hold
+// devices or backends (tree_flow.h); they count as if this file said so.
 std::vector<ValueDecision> decide_device_values(const PythonAnalysis& a, const std::vector<DeviceValue>& values,
                                                 const FlowSeeds* seeds = nullptr);
 

@@ -6,6 +6,7 @@
 
 #include "python/literals.h"
 #include "scan/local_functions.h"
+#include "scan/tree_flow.h"
 
 namespace banjia::scan {
 
@@ -166,6 +167,7 @@ std::string_view enclosing_function(const PythonAnalysis& a, uint32_t si) {
 struct FileContext {
   const PythonAnalysis& a;
   LocalFunctions functions;
+  const FlowSeeds* seeds;
 };
 
 // The role of `value` (whole) in the slot `slot`: sets role, key and table_open.
@@ -242,6 +244,17 @@ void role_in_slot(const FileContext& ctx, const Slot& slot, DeviceValue& d, int 
       if (auto param = ctx.functions.parameter(c.last, slot.position, c.is_method); !param.empty()) {
         d.role = ValueRole::producer;  // f("cuda") where the file defines f(device)
         d.key = std::string(param);
+        return;
+      }
+      if (c.qualified.empty() || slot.position < 0) return;
+      d.call_target = std::string(c.qualified);  // f("cuda") where f is imported: the tree may know it
+      d.call_position = slot.position;
+      if (ctx.seeds) {
+        auto it = ctx.seeds->call_parameters.find(d.call_target + "@" + std::to_string(slot.position));
+        if (it != ctx.seeds->call_parameters.end()) {
+          d.role = ValueRole::producer;
+          d.key = it->second;
+        }
       }
       return;
     }
@@ -251,6 +264,7 @@ void role_in_slot(const FileContext& ctx, const Slot& slot, DeviceValue& d, int 
       return;
     case SlotKind::assignment_value:
       d.role = ValueRole::producer;
+      d.module_level = v.stmt_of[slot.range.first] != kNoIndex && v.statements[v.stmt_of[slot.range.first]].indent_depth == 0;
       for (const auto& t : slot.targets) {
         // `cfg["device"] = x` names the key; otherwise the target chain's last name.
         if (t.last > t.first && a.sig_is_op(t.last, "]") && v.match[t.last] >= 0) {
@@ -369,7 +383,7 @@ void for_each_device_argument(const PythonAnalysis& a, const std::function<void(
   });
 }
 
-std::vector<DeviceValue> find_device_values(const PythonAnalysis& a) {
+std::vector<DeviceValue> find_device_values(const PythonAnalysis& a, const FlowSeeds* seeds) {
   std::vector<DeviceValue> out;
   std::optional<FileContext> ctx;
   for (uint32_t si : a.view.string_starts) {
@@ -385,7 +399,7 @@ std::vector<DeviceValue> find_device_values(const PythonAnalysis& a) {
       d.specific = rec->specific;
       d.expr = expr;
       d.line = a.sig_token(lit->first_sig).line;
-      if (!ctx) ctx.emplace(FileContext{a, LocalFunctions(a)});
+      if (!ctx) ctx.emplace(FileContext{a, LocalFunctions(a), seeds});
       role_of_expression(*ctx, expr, d, 0);
       out.push_back(std::move(d));
     }

@@ -37,10 +37,15 @@ struct DeviceValue {
   bool subject_is_type = false;  // comparison with `<x>.type` (torch.device.type)
   bool guarded = false;        // a branch of `X if <test naming cuda, gpu or is_available> else Y`
   uint32_t table_open = python::kNoIndex;  // element/comparison: the display it sits in, if any
+  bool module_level = false;   // producer: a module-level assignment (a constant other modules may import)
+  std::string call_target;     // passed positionally to a function known only by its import: its qualified name
+  int call_position = -1;
   uint32_t line = 0;
 };
 
-std::vector<DeviceValue> find_device_values(const PythonAnalysis& a);
+struct FlowSeeds;
+// Seeds (optional): the parameter names of imported functions, learnt from the rest of the tree.
+std::vector<DeviceValue> find_device_values(const PythonAnalysis& a, const FlowSeeds* seeds = nullptr);
 
 // Whether a name says it holds a device (device, device_type, dev, accelerator, map_location, ...)
 // or a process-group backend (backend, dist_backend, ...). Words are split at '_' and case changes.

@@ -5,6 +5,7 @@
 
 #include "scan/device_flow.h"
 #include "scan/python_matches.h"
+#include "scan/tree_flow.h"
 
 namespace banjia::scan {
 
@@ -40,12 +41,18 @@ std::string lines_text(const std::vector<uint32_t>& lines) {
 
 }  // namespace
 
-void match_device_values(const PythonAnalysis& a, const RuleCatalog& rules, const FlowSeeds* seeds,
+void match_device_values(const PythonAnalysis& a, const RuleCatalog& rules, const TreeContext* tree,
                          std::vector<PyMatch>& out) {
   DeviceRules r(rules);
-  auto values = find_device_values(a);
+  const FlowSeeds* seeds = tree ? tree->seeds : nullptr;
+  auto values = find_device_values(a, seeds);
   if (values.empty()) return;
   auto decisions = decide_device_values(a, values, seeds);
+  if (tree && tree->questions) {
+    std::vector<bool> unresolved(values.size());
+    for (size_t i = 0; i < values.size(); ++i) unresolved[i] = decisions[i].action == ValueAction::unresolved;
+    add_tree_questions(values, unresolved, *tree->questions);
+  }
   const auto& sig = a.view.sig;
   for (size_t i = 0; i < values.size(); ++i) {
     const DeviceValue& d = values[i];

@@ -41,8 +41,8 @@ struct EnvNameTable {
 
 void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
 void match_device_indices(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
-struct FlowSeeds;
-void match_device_values(const PythonAnalysis& a, const RuleCatalog& rules, const FlowSeeds* seeds,
+struct TreeContext;  // scan/tree_flow.h
+void match_device_values(const PythonAnalysis& a, const RuleCatalog& rules, const TreeContext* tree,
                          std::vector<PyMatch>& out);
 void match_env_names(const PythonAnalysis& a, const RuleCatalog& rules, const EnvNameTable& env,
                      std::vector<PyMatch>& out);
@@ -58,8 +58,9 @@ void add_device_index_needles(const RuleCatalog& rules, PythonNeedles& needles);
 void add_env_needles(const RuleCatalog& rules, const EnvNameTable& env, PythonNeedles& needles);
 void add_pattern_needles(const RuleCatalog& rules, PythonNeedles& needles);
 
-// All matchers, in a stable order (by first token, then rule id); duplicate edits removed.
-std::vector<PyMatch> match_python(const PythonAnalysis& a, const RuleCatalog& rules);
+// All matchers, in a stable order (by first token, then rule id); duplicate edits removed. `tree`:
+// what the other files of the tree know, and where to leave this file's questions (tree_flow.h).
+std::vector<PyMatch> match_python(const PythonAnalysis& a, const RuleCatalog& rules, const TreeContext* tree = nullptr);
 
 // The default table, backed by data/env.
 const EnvNameTable& builtin_env_names();

@@ -6,10 +6,10 @@
 
 namespace banjia::scan {
 
-std::vector<PyMatch> match_python(const PythonAnalysis& a, const RuleCatalog& rules) {
+std::vector<PyMatch> match_python(const PythonAnalysis& a, const RuleCatalog& rules, const TreeContext* tree) {
   std::vector<PyMatch> out;
   match_names(a, rules, out);
-  match_device_values(a, rules, nullptr, out);
+  match_device_values(a, rules, tree, out);
   match_device_indices(a, rules, out);
   match_env_names(a, rules, builtin_env_names(), out);
   match_patterns(a, rules, out);
@@ -71,12 +71,12 @@ const PythonPrefilter& prefilter_for(const RuleCatalog& rules) {
 }  // namespace
 
 void scan_python(std::string_view bytes, const std::string& display, const RuleCatalog& rules,
-                 std::vector<Finding>& out) {
+                 std::vector<Finding>& out, const TreeContext* tree) {
   thread_local PythonAnalysis a;  // buffers reused across the files this thread scans
   tokenize_python(bytes, display, a);
   if (!prefilter_for(rules).may_match(a.text(), a.tokens)) return;
   analyse_structure(a);
-  for (const auto& m : match_python(a, rules)) out.push_back(finding_for_match(a, m, display));
+  for (const auto& m : match_python(a, rules, tree)) out.push_back(finding_for_match(a, m, display));
 }
 
 }  // namespace banjia::scan

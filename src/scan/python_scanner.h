@@ -12,7 +12,7 @@ namespace banjia::scan {
 
 // Throws InputError for a file that is not Python text or does not tokenize.
 void scan_python(std::string_view bytes, const std::string& display, const RuleCatalog& rules,
-                 std::vector<Finding>& out);
+                 std::vector<Finding>& out, const TreeContext* tree = nullptr);
 
 // The finding for one match (replacement: the span's text after the match's edit).
 Finding finding_for_match(const PythonAnalysis& a, const PyMatch& m, const std::string& display);

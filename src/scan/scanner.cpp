@@ -56,11 +56,11 @@ Finding input_error_finding(const std::string& file, const std::string& problem,
 }
 
 void scan_buffer(std::string_view bytes, FileKind kind, const std::string& display, const RuleCatalog& rules,
-                 std::vector<Finding>& out) {
+                 std::vector<Finding>& out, const TreeContext* tree) {
   try {
     switch (kind) {
       case FileKind::python:
-        scan_python(bytes, display, rules, out);
+        scan_python(bytes, display, rules, out, tree);
         // setup.py is also a dependency list.
         if (fs::path(display).filename() == "setup.py")
           scan_dependency_file(bytes, DependencyFile::setup_py, display, rules, out);
@@ -96,7 +96,38 @@ struct ScannedFile {
   FileKind kind = FileKind::other;
   size_t bytes = 0;
   std::vector<Finding> findings;
+  TreeQuestions questions;  // device values only the other files can resolve (tree_flow.h)
 };
+
+// Files whose device values other modules of the tree resolve are scanned again with what the tree
+// knows (as migrate does: both report the same). Only files with such questions cost anything here.
+void resolve_across_modules(std::deque<ScannedFile>& files, const RuleCatalog& rules) {
+  std::vector<TreeFile> tree;
+  std::vector<TreeQuestions> questions;
+  std::vector<ScannedFile*> scanned;
+  bool any = false;
+  for (auto& sf : files) {
+    if (sf.kind != FileKind::python) continue;
+    tree.push_back({sf.file.display, sf.file.path});
+    questions.push_back(std::move(sf.questions));
+    scanned.push_back(&sf);
+    any = any || !questions.back().empty();
+  }
+  if (!any) return;
+  for (auto& [k, seeds] : answer_tree_questions(tree, questions)) {
+    ScannedFile& sf = *scanned[k];
+    TreeContext ctx{&seeds, nullptr};
+    std::vector<Finding> findings;
+    try {
+      std::string bytes = read_file(sf.file.path);
+      scan_buffer(bytes, sf.kind, sf.file.display, rules, findings, &ctx);
+    } catch (const InputError&) {
+      continue;  // the first pass's findings stand
+    }
+    sort_findings(findings);
+    sf.findings = std::move(findings);
+  }
+}
 }  // namespace
 
 ScanResult scan_paths(const std::vector<std::string>& paths, const ScanOptions& options) {
@@ -128,7 +159,8 @@ ScanResult scan_paths(const std::vector<std::string>& paths, const ScanOptions& 
           thread_local std::string buffer;  // grows to the largest file; no allocation or zeroing per file
           std::string_view bytes = read_file_into(sf.file.path, buffer);
           sf.bytes = bytes.size();
-          scan_buffer(bytes, sf.kind, sf.file.display, rules, sf.findings);
+          TreeContext tree{nullptr, &sf.questions};
+          scan_buffer(bytes, sf.kind, sf.file.display, rules, sf.findings, &tree);
           sort_findings(sf.findings);  // here, in parallel, so that the merged list is usually in order
         } catch (const InputError& e) {
           sf.findings.push_back(input_error_finding(sf.file.display, e.problem()));
@@ -137,6 +169,7 @@ ScanResult scan_paths(const std::vector<std::string>& paths, const ScanOptions& 
         if (options.progress) options.progress(d, found.load(std::memory_order_relaxed));
       });
 
+  resolve_across_modules(files, options.rules ? *options.rules : RuleCatalog::builtin());
   ScanResult result;
   for (const auto& p : walked.problems) {
     // A missing command-line path is a usage error; problems found while walking are per-item.

@@ -8,6 +8,7 @@
 #include "common/diagnostic.h"
 #include "common/file_walk.h"
 #include "scan/rule_catalog.h"
+#include "scan/tree_flow.h"
 
 namespace banjia::scan {
 
@@ -43,7 +44,8 @@ ScanResult scan_paths(const std::vector<std::string>& paths, const ScanOptions& 
 // Scans one file's bytes as `kind`; appends findings. Never throws for bad content: problems become
 // an `input-error` finding.
 void scan_buffer(std::string_view bytes, FileKind kind, const std::string& display, const RuleCatalog& rules,
-                 std::vector<Finding>& out);
+                 std::vector<Finding>& out,
+                 const TreeContext* tree = nullptr);
 
 // The finding reported for a file that cannot be read or parsed.
 Finding input_error_finding(const std::string& file, const std::string& problem, int line = 0, int column = 0);
