@@ -36,3 +36,14 @@ def test_profile_rejects_bad_arguments(tmp_path):
         banjia.profile(lambda: None, steps=0, out=tmp_path)
     with pytest.raises(ValueError):
         banjia.profile(lambda: None, steps=1, wait=-1, out=tmp_path)
+
+
+def test_profile_without_a_device_uses_the_selected_one(tmp_path):
+    path = banjia.profile(_model_step(), steps=1, out=tmp_path / "auto")
+    with open(path) as f:
+        events = json.load(f)["traceEvents"]
+    has_kernels = any(e.get("cat") == "kernel" for e in events)
+    assert has_kernels == (banjia.device.default_device_type() == "cuda")
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="is_available"):
+            banjia.profile(_model_step(), steps=1, out=tmp_path / "x", device="cuda")
