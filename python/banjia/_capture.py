@@ -68,7 +68,10 @@ def _dtype_name(dtype: torch.dtype) -> str:
 
 
 def _device_stats(t: torch.Tensor) -> list[torch.Tensor] | None:
-    """[max, min, mean, norm, nan count, inf count]: 0-d tensors on t's device (no host copy)."""
+    """[max, min, mean, norm, nan count, inf count]: 0-d tensors on t's device (no host copy).
+
+    A complex tensor's statistics are over its real and imaginary parts together (so the norm is
+    its L2 norm); its nan and inf counts count complex elements."""
     import torch
 
     x = t.detach()
@@ -76,8 +79,13 @@ def _device_stats(t: torch.Tensor) -> list[torch.Tensor] | None:
         return None
     # float32 statistics for every dtype but float64, which keeps float64 where the device has it
     # (Ascend NPUs do not compute in float64).
-    wide = torch.float64 if x.dtype == torch.float64 and x.device.type in ("cpu", "cuda") else torch.float32
-    x = x.to(wide)
+    double = x.dtype in (torch.float64, torch.complex128) and x.device.type in ("cpu", "cuda")
+    wide = torch.float64 if double else torch.float32
+    if x.is_complex():
+        elements = x
+        x = torch.view_as_real(x.resolve_conj()).to(wide)
+    else:
+        x = elements = x.to(wide)
     mn, mx = torch.aminmax(x)
     parts = [mx, mn, x.sum() / x.numel(), torch.linalg.vector_norm(x)]  # sum/numel: cheaper than mean()
     if x.device.type == "cpu" and math.isfinite(mx.item()) and math.isfinite(mn.item()):
@@ -86,7 +94,7 @@ def _device_stats(t: torch.Tensor) -> list[torch.Tensor] | None:
         zero = torch.zeros((), dtype=wide)
         parts += [zero, zero]
     else:
-        parts += [torch.isnan(x).sum().to(wide), torch.isinf(x).sum().to(wide)]
+        parts += [torch.isnan(elements).sum().to(wide), torch.isinf(elements).sum().to(wide)]
     return parts
 
 

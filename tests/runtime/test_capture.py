@@ -98,6 +98,27 @@ def test_every_layer_matches_a_direct_computation(tmp_path):
     np.testing.assert_allclose(z["grad.head.weight"], grad_out.T @ b1.numpy(), rtol=1e-4, atol=1e-7)
 
 
+def test_complex_outputs_have_statistics_of_both_parts(tmp_path):
+    class Spectrum(torch.nn.Module):
+        def forward(self, x):
+            return torch.fft.fft(x)
+
+    model = Spectrum()
+    x = torch.tensor([1.0, -2.0, 0.5, 3.0])
+    with banjia.capture(model, tmp_path / "c", mode="stats", grads=False):
+        out = model(x)
+    st = index_of(tmp_path / "c")["entries"][0]["stats"]
+    parts = np.concatenate([out.real.numpy(), out.imag.numpy()]).astype(np.float64)
+    assert st["max"] == pytest.approx(parts.max(), rel=1e-6) and st["min"] == pytest.approx(parts.min(), rel=1e-6)
+    assert st["norm"] == pytest.approx(np.sqrt((np.abs(out.numpy().astype(np.complex128)) ** 2).sum()), rel=1e-6)
+    assert st["mean"] == pytest.approx(parts.mean(), rel=1e-5, abs=1e-7)
+    with banjia.capture(model, tmp_path / "n", mode="stats", grads=False):
+        model(torch.tensor([1.0, float("nan"), float("inf"), 2.0]))
+    st = index_of(tmp_path / "n")["entries"][0]["stats"]
+    out = np.fft.fft(np.array([1.0, np.nan, np.inf, 2.0]))
+    assert (st["nan"], st["inf"]) == (int(np.isnan(out).sum()), int(np.isinf(out).sum()))
+
+
 def test_stats_mode_copies_only_the_numbers(tmp_path, monkeypatch):
     model, x = make()
     calls = {"numpy": 0, "tolist": 0}
