@@ -7,7 +7,10 @@ Importable without torch (and without torch_npu); each feature imports torch whe
     banjia.bench.record(step, batch_size=64)      # banjia/bench.py
     banjia.profile(step, steps=5, out="prof")     # banjia/_profile.py
 """
+from __future__ import annotations
+
 import importlib
+from typing import Any
 
 __version__ = "0.1.0"
 
@@ -22,7 +25,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     if name in _LAZY:
         module_name, attr = _LAZY[name]
         module = importlib.import_module(module_name)

@@ -3,14 +3,17 @@
 A missing tool, a failing tool or unreadable output never raises: the recorder records power as null
 and says why in its notes.
 """
+from __future__ import annotations
+
 import math
 import os
 import shutil
 import subprocess
 import threading
+from typing import Callable
 
 
-def parse_nvidia_smi(text):
+def parse_nvidia_smi(text: str) -> float | None:
     for line in text.splitlines():
         try:
             return float(line.strip())
@@ -19,7 +22,7 @@ def parse_nvidia_smi(text):
     return None
 
 
-def parse_npu_smi(text, index):
+def parse_npu_smi(text: str, index: int) -> float | None:
     """Power(W) of NPU `index` from `npu-smi info`. Each NPU has two table rows; the first starts with
     "NPU-id Name" and holds Power(W) in the third cell, under the header's "Power(W)" word. The id is
     the physical one, so a logical index is mapped through ASCEND_RT_VISIBLE_DEVICES when it is set."""
@@ -29,7 +32,7 @@ def parse_npu_smi(text, index):
     if header is None:
         return None
     col = header[2].split().index("Power(W)")
-    powers = {}
+    powers: dict[str, float | None] = {}
     for r in rows[rows.index(header) + 1:]:
         first = r[0].split()
         if len(r) < 3 or len(first) < 2 or not first[0].isdigit():
@@ -50,8 +53,11 @@ def parse_npu_smi(text, index):
 class PowerSampler:
     """Polls a vendor tool in a background thread while the measured steps run."""
 
-    def __init__(self, tool, device_index, interval_s):
-        self.tool, self.interval_s, self.samples, self.errors = tool, interval_s, [], 0
+    def __init__(self, tool: str, device_index: int, interval_s: float) -> None:
+        self.tool, self.interval_s = tool, interval_s
+        self.samples: list[float] = []
+        self.errors = 0
+        self._parse: Callable[[str], float | None]
         if tool == "nvidia-smi":
             self._cmd = [tool, "--query-gpu=power.draw", "--format=csv,noheader,nounits", "-i", str(device_index)]
             self._parse = parse_nvidia_smi
@@ -61,7 +67,7 @@ class PowerSampler:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="banjia-power", daemon=True)
 
-    def _sample(self):
+    def _sample(self) -> None:
         try:
             out = subprocess.run(self._cmd, capture_output=True, text=True, timeout=5, check=True).stdout
             watts = self._parse(out)
@@ -72,25 +78,26 @@ class PowerSampler:
         else:
             self.samples.append(watts)
 
-    def _loop(self):
+    def _loop(self) -> None:
         while True:
             self._sample()
             if self._stop.wait(self.interval_s):
                 return
 
-    def __enter__(self):
+    def __enter__(self) -> PowerSampler:
         self._thread.start()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
         if not self.samples:  # a very short run: one sample after the fact is better than none
             self._sample()
 
 
-def power_tool(power, device_type):
-    if power in (None, False):
+def power_tool(power: str | None, device_type: str) -> tuple[str | None, str | None]:
+    """(tool to poll or None, note saying why power is not sampled or None)."""
+    if not power:  # None (or False): power is not wanted
         return None, None
     if power == "auto":
         power = {"cuda": "nvidia-smi", "npu": "npu-smi"}.get(device_type)

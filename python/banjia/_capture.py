@@ -14,19 +14,33 @@ output gradients, grad.<parameter> for parameter gradients. Floating tensors are
 "stats" mode computes max/min/mean/L2 norm/nan/inf counts with torch ops on the tensor's own device
 and copies only those numbers to the host, once, when the block ends.
 """
+from __future__ import annotations
+
 import json
 import math
 import os
 import tempfile
 import time
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, Literal, Union, cast
 
 from banjia import device as _device
 from banjia._io import write_atomic
 
+if TYPE_CHECKING:
+    import numpy
+    import torch
+    from torch.utils.hooks import RemovableHandle
+
 MODES = ("stats", "tensors")
 
+# Which modules to record: None (all), names (a module and everything under it; "model" is the root)
+# or a predicate on the module path.
+ModuleFilter = Union[None, Iterable[str], Callable[[str], bool]]
+Entry = Dict[str, Any]
 
-def _selected(name, modules):
+
+def _selected(name: str, modules: ModuleFilter) -> bool:
     if modules is None:
         return True
     if callable(modules):
@@ -35,7 +49,7 @@ def _selected(name, modules):
     return any(label == m or label.startswith(m + ".") for m in modules)
 
 
-def _flatten(value, prefix):
+def _flatten(value: object, prefix: str) -> Iterator[tuple[str, torch.Tensor]]:
     """(suffix, tensor) pairs for a tensor or nested tuple/list/dict of tensors."""
     import torch
 
@@ -49,12 +63,15 @@ def _flatten(value, prefix):
             yield from _flatten(v, f"{prefix}.{k}")
 
 
-def _dtype_name(dtype):
+def _dtype_name(dtype: torch.dtype) -> str:
     return str(dtype).replace("torch.", "")
 
 
-def _device_stats(t):
-    """[max, min, mean, norm, nan count, inf count]: 0-d tensors on t's device (no host copy)."""
+def _device_stats(t: torch.Tensor) -> list[torch.Tensor] | None:
+    """[max, min, mean, norm, nan count, inf count]: 0-d tensors on t's device (no host copy).
+
+    A complex tensor's statistics are over its real and imaginary parts together (so the norm is
+    its L2 norm); its nan and inf counts count complex elements."""
     import torch
 
     x = t.detach()
@@ -62,8 +79,13 @@ def _device_stats(t):
         return None
     # float32 statistics for every dtype but float64, which keeps float64 where the device has it
     # (Ascend NPUs do not compute in float64).
-    wide = torch.float64 if x.dtype == torch.float64 and x.device.type in ("cpu", "cuda") else torch.float32
-    x = x.to(wide)
+    double = x.dtype in (torch.float64, torch.complex128) and x.device.type in ("cpu", "cuda")
+    wide = torch.float64 if double else torch.float32
+    if x.is_complex():
+        elements = x
+        x = torch.view_as_real(x.resolve_conj()).to(wide)
+    else:
+        x = elements = x.to(wide)
     mn, mx = torch.aminmax(x)
     parts = [mx, mn, x.sum() / x.numel(), torch.linalg.vector_norm(x)]  # sum/numel: cheaper than mean()
     if x.device.type == "cpu" and math.isfinite(mx.item()) and math.isfinite(mn.item()):
@@ -72,11 +94,11 @@ def _device_stats(t):
         zero = torch.zeros((), dtype=wide)
         parts += [zero, zero]
     else:
-        parts += [torch.isnan(x).sum().to(wide), torch.isinf(x).sum().to(wide)]
+        parts += [torch.isnan(elements).sum().to(wide), torch.isinf(elements).sum().to(wide)]
     return parts
 
 
-def _host_copy(t):
+def _host_copy(t: torch.Tensor) -> numpy.ndarray[Any, Any]:
     """numpy array on the host: floating dtypes as float32 (float64 kept), others as they are."""
     import torch
 
@@ -89,8 +111,9 @@ def _host_copy(t):
 class capture:
     """Context manager that records a model's per-module tensors; see the module docstring."""
 
-    def __init__(self, model, out_dir, mode="stats", grads=True, modules=None, inputs=False, run=None,
-                 compress=False):
+    def __init__(self, model: torch.nn.Module, out_dir: str | os.PathLike[str], mode: str = "stats",
+                 grads: bool = True, modules: ModuleFilter = None, inputs: bool = False, run: str | None = None,
+                 compress: bool = False) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
         self.model = model
@@ -101,15 +124,16 @@ class capture:
         self.inputs = inputs
         self.run = run or os.path.basename(os.path.normpath(self.out_dir))
         self.compress = compress
-        self._handles = []
-        self._entries = []
-        self._stats = []    # per entry: six 0-d tensors on the device, or None for an empty tensor
-        self._arrays = {}   # key -> numpy array (tensors mode)
+        self._handles: list[RemovableHandle] = []
+        self._entries: list[Entry] = []
+        # per entry: six 0-d tensors on the device, or None for an empty tensor
+        self._stats: list[list[torch.Tensor] | None] = []
+        self._arrays: dict[str, numpy.ndarray[Any, Any]] = {}  # key -> host copy (tensors mode)
         self._order = 0
-        self._calls = {}
+        self._calls: dict[str, int] = {}
 
     # -- recording -------------------------------------------------------------------------------
-    def _record(self, key, name, module_type, call, kind, tensor):
+    def _record(self, key: str, name: str, module_type: str, call: int, kind: str, tensor: torch.Tensor) -> None:
         entry = {"key": key, "module": name, "type": module_type, "call": call, "kind": kind,
                  "dtype": _dtype_name(tensor.dtype), "shape": list(tensor.shape)}
         self._entries.append(entry)
@@ -117,15 +141,15 @@ class capture:
         if self.mode == "tensors":
             self._arrays[key] = _host_copy(tensor)
 
-    def _next(self):
+    def _next(self) -> int:
         n = self._order
         self._order += 1
         return n
 
-    def _forward_hook(self, name, module):
+    def _forward_hook(self, name: str) -> Callable[[torch.nn.Module, tuple[Any, ...], Any], None]:
         label = name or "model"
 
-        def hook(mod, args, output):
+        def hook(mod: torch.nn.Module, args: tuple[Any, ...], output: Any) -> None:
             call = self._calls.get(name, 0)
             self._calls[name] = call + 1
             n = self._next()
@@ -138,23 +162,26 @@ class capture:
                 if self.grads and t.requires_grad:
                     # A tensor hook instead of register_full_backward_hook: it does not wrap the
                     # output, so in-place ops that follow (ReLU(inplace=True)) keep working.
-                    t.register_hook(self._grad_hook(label, name, type(mod).__name__, call, suffix))
+                    # (Tensor.register_hook carries no annotations in torch's stubs)
+                    cast(Any, t).register_hook(self._grad_hook(label, name, type(mod).__name__, call, suffix))
         return hook
 
-    def _grad_hook(self, label, name, module_type, call, suffix):
-        def hook(grad):
+    def _grad_hook(self, label: str, name: str, module_type: str, call: int,
+                   suffix: str) -> Callable[[torch.Tensor], None]:
+        def hook(grad: torch.Tensor) -> None:
             n = self._next()
             key = f"{n:04d}.{label}.backward.grad_output{suffix[len('.output'):]}"
             self._record(key, name, module_type, call, "backward.grad_output", grad)
         return hook
 
-    def __enter__(self):
+    def __enter__(self) -> capture:
         for name, module in self.model.named_modules():
             if _selected(name, self.modules):
-                self._handles.append(module.register_forward_hook(self._forward_hook(name, module)))
+                self._handles.append(module.register_forward_hook(self._forward_hook(name)))
         return self
 
-    def __exit__(self, exc_type, exc, tb):
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> Literal[False]:
         for h in self._handles:
             h.remove()
         self._handles.clear()
@@ -168,22 +195,23 @@ class capture:
         return False
 
     # -- writing ---------------------------------------------------------------------------------
-    def _host_stats(self):
+    def _host_stats(self) -> list[list[float] | None]:
         """All statistics to the host in one transfer per device."""
         import torch
 
-        values = [None] * len(self._stats)
-        groups = {}
+        values: list[list[float] | None] = [None] * len(self._stats)
+        groups: dict[tuple[torch.device, torch.dtype], list[tuple[int, list[torch.Tensor]]]] = {}
         for i, s in enumerate(self._stats):
             if s is not None:
-                groups.setdefault((s[0].device, s[0].dtype), []).append(i)
-        for idx in groups.values():
-            flat = torch.stack([p for i in idx for p in self._stats[i]]).cpu().tolist()
+                groups.setdefault((s[0].device, s[0].dtype), []).append((i, s))
+        for members in groups.values():
+            flat: list[float] = torch.stack([p for _, s in members for p in s]).cpu().tolist()
+            idx = [i for i, _ in members]
             for k, i in enumerate(idx):
                 values[i] = flat[6 * k:6 * k + 6]
         return values
 
-    def _write(self):
+    def _write(self) -> None:
         import torch
 
         os.makedirs(self.out_dir, exist_ok=True)
@@ -212,13 +240,14 @@ class capture:
         write_atomic(os.path.join(self.out_dir, "index.json"),
                       json.dumps(index, separators=(",", ":")).encode("utf-8"))
 
-    def _write_npz(self):
+    def _write_npz(self) -> None:
         import numpy as np
 
         fd, tmp = tempfile.mkstemp(prefix=".tensors.", suffix=".npz", dir=self.out_dir)
         try:
             with os.fdopen(fd, "wb") as f:
-                (np.savez_compressed if self.compress else np.savez)(f, **self._arrays)
+                save: Callable[..., None] = np.savez_compressed if self.compress else np.savez
+                save(f, **self._arrays)
             os.replace(tmp, os.path.join(self.out_dir, "tensors.npz"))
         except BaseException:
             if os.path.exists(tmp):

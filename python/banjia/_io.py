@@ -1,10 +1,12 @@
 """File writing shared by the runtime: never leave a half-written file where a reader looks."""
+from __future__ import annotations
+
 import contextlib
 import os
 import tempfile
 
 
-def write_atomic(path, data):
+def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
     """Writes `data` (bytes or str) to a temp file next to `path`, flushes it to disk, then renames it
     over `path`. On any error the temp file is removed and `path` is untouched."""
     path = os.fspath(path)

@@ -28,6 +28,13 @@ Finding make(const AdvisorRule& r, const Summary& s, std::string detail, std::st
   return f;
 }
 
+// The rule with this id when the trace meets its needs; a rule it does not meet is listed in
+// Summary::skipped_rules instead (summarize()).
+const AdvisorRule* applicable(const SummaryContext& ctx, std::string_view id) {
+  const AdvisorRule* r = ctx.rules.advisor(id);
+  return r && !skip_reason(*r, ctx.facts) ? r : nullptr;
+}
+
 std::string step_name(const Summary& s, int32_t st) { return st >= 0 ? s.steps[st].name : std::string("trace"); }
 
 // Innermost (last written) host op for each External id in `kernels` (kernels and runtime calls
@@ -146,10 +153,10 @@ void host_device_sync(const SummaryContext& ctx, const Summary& s, const Advisor
   }
 }
 
-void step_rules(Summary& s, const TraceRules& rules) {
-  const AdvisorRule* hb = rules.advisor("host-bound");
-  const AdvisorRule* xs = rules.advisor("excessive-sync");
-  const AdvisorRule* cno = rules.advisor("comm-not-overlapped");
+void step_rules(const SummaryContext& ctx, Summary& s) {
+  const AdvisorRule* hb = applicable(ctx, "host-bound");
+  const AdvisorRule* xs = applicable(ctx, "excessive-sync");
+  const AdvisorRule* cno = applicable(ctx, "comm-not-overlapped");
   for (auto& st : s.steps) {
     const Breakdown& b = st.breakdown;
     if (hb && b.wall_us > 0 && st.kernels >= hb->param("min_kernels") &&
@@ -169,11 +176,11 @@ void step_rules(Summary& s, const TraceRules& rules) {
   }
 }
 
-void npu_rules(Summary& s, const TraceRules& rules) {
-  if (const AdvisorRule* r = rules.advisor("recompilation"); r && s.overall.compile_events >= r->param("min_compiles"))
+void npu_rules(const SummaryContext& ctx, Summary& s) {
+  if (const AdvisorRule* r = applicable(ctx, "recompilation"); r && s.overall.compile_events >= r->param("min_compiles"))
     s.findings.push_back(make(*r, s, "", fmt::format("{} aclopCompileAndExecute events", s.overall.compile_events), 0));
   if (!s.npu) return;
-  if (const AdvisorRule* r = rules.advisor("aicpu-fallback"); r && s.npu->ai_cpu_slow_tasks > 0)
+  if (const AdvisorRule* r = applicable(ctx, "aicpu-fallback"); r && s.npu->ai_cpu_slow_tasks > 0)
     s.findings.push_back(make(*r, s, "",
                               fmt::format("{} AI_CPU tasks ({} of them >= {:.0f} us), {:.1f} us in total", s.npu->ai_cpu_tasks,
                                           s.npu->ai_cpu_slow_tasks, r->param("min_task_us"), s.npu->ai_cpu_us),
@@ -185,12 +192,12 @@ void run_scan_advisor(size_t k, const SummaryContext& ctx, const Summary& s, std
   using Advisor = void (*)(const SummaryContext&, const Summary&, const AdvisorRule&, std::vector<Finding>&);
   static constexpr std::pair<const char*, Advisor> scans[kScanAdvisors] = {
       {"small-gemm-batching", small_gemm_batching}, {"conv-in-loop", conv_in_loop}, {"host-device-sync", host_device_sync}};
-  if (auto* r = ctx.rules.advisor(scans[k].first)) scans[k].second(ctx, s, *r, out);
+  if (auto* r = applicable(ctx, scans[k].first)) scans[k].second(ctx, s, *r, out);
 }
 
 void run_advisors(SummaryContext& ctx, Summary& s) {
-  step_rules(s, ctx.rules);
-  npu_rules(s, ctx.rules);
+  step_rules(ctx, s);
+  npu_rules(ctx, s);
 }
 
 }  // namespace banjia::trace

@@ -65,6 +65,11 @@ std::string summary_html(const std::vector<Summary>& all, const ClusterView* clu
       k.push_back({r.name, r.kernel_class, std::to_string(r.count), fmt::format("{:.1f}", r.total_us)});
     if (!k.empty()) body += "<h3>Top kernels</h3>" + html::table({"kernel", "class", "count", "total us"}, k);
     body += "<h3>Findings</h3>" + findings_table(s);
+    if (!s.skipped_rules.empty()) {
+      std::vector<std::vector<std::string>> rows;
+      for (auto& r : s.skipped_rules) rows.push_back({r.rule, r.reason});
+      body += "<h3>Rules not run on this trace</h3>" + html::table({"rule", "reason"}, rows);
+    }
   }
   return html::page("banjia trace summary", body);
 }

@@ -229,6 +229,9 @@ Summary summarize(const TraceData& t, const SummaryOptions& opt,
   s.negative_durations = t.negative_durations;
   s.unknown_categories = t.unknown_categories;
 
+  for (const AdvisorRule& r : ctx.rules.advisors)
+    if (auto why = skip_reason(r, ctx.facts)) s.skipped_rules.push_back({r.id, std::move(*why)});
+
   for (size_t idx : ctx.step_events) {
     StepStats st;
     st.name = std::string(t.name_of(idx));

@@ -82,6 +82,10 @@ struct NpuExtras {
   std::vector<std::string> sources;                 // files the extras came from
 };
 
+struct SkippedRule {  // an advisor rule not run on a trace, and why (rule_needs.h)
+  std::string rule, reason;
+};
+
 struct Summary {
   std::string file, format;
   int64_t primary_device = 0;
@@ -100,6 +104,7 @@ struct Summary {
   uint64_t input_bytes = 0;
   size_t missing_fields = 0, negative_durations = 0, unknown_categories = 0;
   std::vector<Finding> findings;
+  std::vector<SkippedRule> skipped_rules;  // in advisors.toml order
 };
 
 struct SummaryOptions {

@@ -55,12 +55,32 @@ SummaryContext::SummaryContext(const TraceData& trace, const TraceRules& r, unsi
     }
   });
   const size_t n = t.size();
-  // Step markers: ProfilerStep#N on the host (user_annotation in new Kineto, cpu_op in older and NPU).
+  // Step markers: ProfilerStep#N on the host (user_annotation in new Kineto, cpu_op in older and NPU);
+  // in the same pass, the facts the advisors' needs are checked against.
   std::vector<std::vector<size_t>> found(blocks());
+  std::vector<TraceFacts> block_facts(blocks());
   parallel_for(blocks(), threads, [&](size_t b) {
-    for (size_t i = b * kEventBlock; i < std::min(n, (b + 1) * kEventBlock); ++i)
-      if ((t.kind[i] == Kind::annotation || t.kind[i] == Kind::host_op) && (flags(i) & kStep)) found[b].push_back(i);
+    TraceFacts& f = block_facts[b];
+    for (size_t i = b * kEventBlock; i < std::min(n, (b + 1) * kEventBlock); ++i) {
+      Kind k = t.kind[i];
+      if ((k == Kind::annotation || k == Kind::host_op) && (flags(i) & kStep)) found[b].push_back(i);
+      if (k == Kind::host_op && t.shape[i]) f.input_shapes = true;
+      if (is_device(k)) {
+        f.device = true;
+        if (k == Kind::kernel) f.device_kernels = true;
+        if (group(i) == Group::comm) f.communication = true;
+      }
+      // torch_npu's overlap analysis ("Communication", "Communication(Not Overlapped)")
+      if (k == Kind::overlap && t.name_of(i).starts_with("Communication")) f.communication = true;
+    }
   });
+  facts.ascend = t.format == "torch_npu";
+  for (const TraceFacts& f : block_facts) {
+    facts.device |= f.device;
+    facts.device_kernels |= f.device_kernels;
+    facts.input_shapes |= f.input_shapes;
+    facts.communication |= f.communication;
+  }
   for (auto& f : found) step_events.insert(step_events.end(), f.begin(), f.end());
   std::sort(step_events.begin(), step_events.end(), [&](size_t a, size_t b) { return t.ts[a] < t.ts[b]; });
   // One marker per step name (torch_npu DB exports hold it in STEP_TIME and PYTORCH_API): keep the longest.

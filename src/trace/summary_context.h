@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "trace/rule_needs.h"
 #include "trace/summary.h"
 #include "trace/trace_rules.h"
 
@@ -28,6 +29,7 @@ struct SummaryContext {
   std::vector<size_t> step_events;      // indices of ProfilerStep#N events, by start time
   std::vector<int32_t> step;            // per event: step index or -1
   std::vector<int64_t> launch_ts;       // per event: host launch time (device events), else kNone
+  TraceFacts facts;                     // what the trace holds, for the advisors' needs
 
   SummaryContext(const TraceData& trace, const TraceRules& r, unsigned threads = 1);
   int64_t device_of(int64_t pid) const;

@@ -109,6 +109,9 @@ void write_summary_json(JsonWriter& w, const Summary& s) {
     w.end_array();
     w.end_object();
   }
+  w.key("skipped_rules").begin_array();
+  for (auto& r : s.skipped_rules) w.begin_object().field("rule", r.rule).field("reason", r.reason).end_object();
+  w.end_array();
   w.end_object();
 }
 
@@ -157,6 +160,7 @@ std::string summary_text(const Summary& s) {
       o += fmt::format("  step_trace_time.csv step {}: computing {:.1f} us, comm not overlapped {:.1f} us, free {:.1f} us\n",
                        r.step, r.computing, r.comm_not_overlapped, r.free);
   }
+  for (auto& r : s.skipped_rules) o += fmt::format("  skipped: {} \u2014 {}\n", r.rule, r.reason);
   size_t warn = s.missing_fields + s.negative_durations + s.unknown_categories;
   if (warn)
     o += fmt::format("  warnings: {} events with missing fields, {} negative durations, {} unknown categories\n",

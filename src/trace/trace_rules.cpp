@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 #include <toml++/toml.h>
 
 #include "common/embedded_data.h"
@@ -9,6 +10,12 @@
 namespace banjia::trace {
 
 namespace {
+constexpr std::pair<Need, std::string_view> kNeedNames[] = {{Need::device, "device"},
+                                                             {Need::device_kernels, "device_kernels"},
+                                                             {Need::input_shapes, "input_shapes"},
+                                                             {Need::ascend, "ascend"},
+                                                             {Need::communication, "communication"}};
+
 std::string lower(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -30,6 +37,26 @@ std::string required_string(const toml::table& t, const char* key, std::string_v
   return *v;
 }
 
+std::vector<Need> needs_of(const toml::table& t, const std::string& id) {
+  // Required (possibly empty), so that every rule states what it needs from a trace.
+  std::vector<Need> out;
+  const toml::node* n = t.get("needs");
+  const toml::array* arr = n ? n->as_array() : nullptr;
+  if (!arr) throw std::runtime_error(id + ": 'needs' must be an array of strings (e.g. needs = [\"device_kernels\"])");
+  for (auto& e : *arr) {
+    auto name = e.value<std::string>();
+    auto need = name ? parse_need(*name) : std::nullopt;
+    if (!need) {
+      std::string known;
+      for (auto& [k, s] : kNeedNames) known += (known.empty() ? "" : ", ") + std::string(s);
+      throw std::runtime_error(id + ": unknown need " + (name ? "'" + *name + "'" : std::string("(not a string)")) +
+                               " (known: " + known + ")");
+    }
+    out.push_back(*need);
+  }
+  return out;
+}
+
 NameSet name_set(const toml::table& root, const char* key) {
   auto* t = root[key].as_table();
   if (!t) throw std::runtime_error(std::string("data/trace/events.toml: missing [") + key + "]");
@@ -40,6 +67,12 @@ NameSet name_set(const toml::table& root, const char* key) {
   return s;
 }
 }  // namespace
+
+std::optional<Need> parse_need(std::string_view name) {
+  for (auto& [n, s] : kNeedNames)
+    if (s == name) return n;
+  return std::nullopt;
+}
 
 bool NameSet::matches(std::string_view name) const {
   for (auto& e : exact)
@@ -101,6 +134,7 @@ TraceRules parse_trace_rules(std::string_view classes_toml, std::string_view eve
       a.message = required_string(t, "message", a.id);
       a.advice = required_string(t, "advice", a.id);
       a.source = required_string(t, "source", a.id);
+      a.needs = needs_of(t, a.id);
       for (auto& [k, v] : t)
         if (auto d = v.value<double>()) a.params[std::string(k.str())] = *d;
       r.advisors.push_back(std::move(a));

@@ -1,7 +1,9 @@
 // The facts `banjia trace` uses, loaded from data/trace/*.toml (compiled into the binary): kernel
 // classes, names of sync / cast / compile events, and advisor rules with their thresholds.
 #pragma once
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,9 +22,21 @@ struct NameSet {
   bool matches(std::string_view name) const;
 };
 
+// What an advisor rule needs from a trace (`needs = [...]` in advisors.toml). A rule whose need the
+// trace does not meet is skipped, and the summary says why (rule_needs.h).
+enum class Need : uint8_t {
+  device,          // device activity (kernels, copies, communication): not a CPU-only trace
+  device_kernels,  // device compute kernels
+  input_shapes,    // host ops with "Input Dims" (profiled with record_shapes=True)
+  ascend,          // a torch_npu (Ascend) profile
+  communication,   // collective or point-to-point communication
+};
+std::optional<Need> parse_need(std::string_view name);
+
 struct AdvisorRule {
   std::string id, severity, message, advice, source;
   std::map<std::string, double> params;
+  std::vector<Need> needs;
   double param(const std::string& key) const;  // throws std::logic_error when missing
 };
 

@@ -70,6 +70,64 @@ def test_record_cpu_document(tmp_path):
     assert [p.name for p in out.parent.iterdir()] == ["cpu.json"]  # no temp file left behind
 
 
+def _vm_rss():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    pytest.skip("no /proc/self/status")
+
+
+def test_record_cpu_memory_is_the_peak_of_the_run(tmp_path):
+    """A step that allocates (and frees) n bytes raises the recorded peak RSS by at least n over the
+    RSS before the run; a later run without the allocation records a peak below it again."""
+    n_bytes = 160 * 2**20
+    before = _vm_rss()
+    big = bench.record(lambda: torch.ones(n_bytes // 4).sum(), warmup=1, repeat=3, min_time_s=0, out=None)
+    mem = big["memory"]
+    assert mem["source"] == "/proc/self/status VmHWM" and mem["peak_allocated_bytes"] is None
+    assert mem["peak_rss_bytes"] >= before + 0.9 * n_bytes
+    small = bench.record(lambda: torch.ones(16).sum(), warmup=1, repeat=3, min_time_s=0, out=None)["memory"]
+    assert mem["scope"] == small["scope"] == "run"  # Linux: VmHWM is reset through /proc/self/clear_refs
+    assert small["peak_rss_bytes"] < mem["peak_rss_bytes"] - 0.5 * n_bytes
+
+
+class FakeEvent:
+    """torch.cuda.Event's interface over the host clock."""
+
+    def __init__(self, enable_timing=False):
+        assert enable_timing
+        self.t = None
+
+    def record(self):
+        self.t = time.perf_counter()
+
+    def elapsed_time(self, end):
+        return (end.t - self.t) * 1e3
+
+
+def test_record_on_an_accelerator_uses_its_events_and_allocator(monkeypatch, tmp_path):
+    """The cuda path, with torch.cuda's functions replaced by a stand-in (this torch has no cuda)."""
+    calls = []
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 3)
+    monkeypatch.setattr(torch.cuda, "Event", FakeEvent)
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda d=None: calls.append(("sync", d)))
+    monkeypatch.setattr(torch.cuda, "reset_peak_memory_stats", lambda d=None: calls.append(("reset", d)))
+    monkeypatch.setattr(torch.cuda, "max_memory_allocated", lambda d=None: 123 * 2**20)
+    monkeypatch.setattr(torch.cuda, "max_memory_reserved", lambda d=None: 456 * 2**20)
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda d=None: "Stand-in GPU")
+    doc = bench.record(lambda: time.sleep(0.01), warmup=1, repeat=4, min_time_s=0, power=None, device="cuda",
+                       out=str(tmp_path / "gpu.json"))
+    cuda3 = torch.device("cuda", 3)
+    assert doc["device"] == {"type": "cuda", "index": 3, "name": "Stand-in GPU"}
+    assert doc["timing"]["method"] == "cuda-event" and len(doc["timing"]["times"]) == 4
+    assert all(t >= 10 for t in doc["timing"]["times"])  # each event pair spans one 10 ms sleep
+    assert doc["memory"] == {"peak_allocated_bytes": 123 * 2**20, "peak_reserved_bytes": 456 * 2**20,
+                             "peak_rss_bytes": None, "source": "torch.cuda.max_memory_allocated", "scope": "run"}
+    assert calls == [("reset", cuda3), ("sync", cuda3)]  # reset once before, one sync to read the events
+
+
 def test_warmup_is_excluded_and_times_are_step_times(tmp_path):
     n = [0]
 
@@ -158,7 +216,7 @@ def test_environment_capture(tmp_path, monkeypatch):
     cann.mkdir()
     (cann / "ascend_toolkit_install.info").write_text("package_name=Ascend-cann-toolkit\nversion=8.0.RC3\n")
     monkeypatch.setenv("ASCEND_HOME_PATH", str(cann))
-    env = bench.environment("cpu")
+    env = bench.environment()
     assert env["env"]["TASK_QUEUE_ENABLE"] == "2"
     assert env["env"]["PYTORCH_NPU_ALLOC_CONF"] == "expandable_segments:True"
     assert env["env"]["PYTORCH_CUDA_ALLOC_CONF"] == "max_split_size_mb:128"

@@ -71,6 +71,54 @@ def test_tensors_mode_layout_values_and_grads(tmp_path):
     assert cap is not None
 
 
+def test_every_layer_matches_a_direct_computation(tmp_path):
+    """Each dumped forward output and output gradient equals the same layer computed by hand from the
+    model's weights with torch.nn.functional (no hooks, no banjia)."""
+    import torch.nn.functional as F
+
+    model, x = make(seed=3)
+    with banjia.capture(model, tmp_path / "d", mode="tensors"):
+        step(model, x)
+    z = np.load(tmp_path / "d" / "tensors.npz")
+    keys = {k.split(".", 1)[1]: k for k in z.files if ".forward." in k or ".backward." in k}
+    with torch.no_grad():
+        fc1 = F.linear(x, model.fc1.weight, model.fc1.bias)
+        act = fc1.clamp_min(0)
+        b0 = F.linear(act, model.block[0].weight, model.block[0].bias)
+        b1 = F.layer_norm(b0, (16,), model.block[1].weight, model.block[1].bias, model.block[1].eps)
+        head = F.linear(b1, model.head.weight, model.head.bias)
+    expect = {"fc1": fc1, "act": act, "block.0": b0, "block.1": b1, "block": b1, "head": head, "model": head}
+    for name, value in expect.items():
+        np.testing.assert_allclose(z[keys[f"{name}.forward.output"]], value.numpy(), rtol=1e-5, atol=1e-6)
+    # loss = mean(out ** 2): d loss / d out = 2 * out / out.numel()
+    grad_out = (2 * head / head.numel()).numpy()
+    np.testing.assert_allclose(z[keys["head.backward.grad_output"]], grad_out, rtol=1e-5, atol=1e-8)
+    np.testing.assert_allclose(z[keys["model.backward.grad_output"]], grad_out, rtol=1e-5, atol=1e-8)
+    # the head's weight gradient: grad_out^T @ input of the head
+    np.testing.assert_allclose(z["grad.head.weight"], grad_out.T @ b1.numpy(), rtol=1e-4, atol=1e-7)
+
+
+def test_complex_outputs_have_statistics_of_both_parts(tmp_path):
+    class Spectrum(torch.nn.Module):
+        def forward(self, x):
+            return torch.fft.fft(x)
+
+    model = Spectrum()
+    x = torch.tensor([1.0, -2.0, 0.5, 3.0])
+    with banjia.capture(model, tmp_path / "c", mode="stats", grads=False):
+        out = model(x)
+    st = index_of(tmp_path / "c")["entries"][0]["stats"]
+    parts = np.concatenate([out.real.numpy(), out.imag.numpy()]).astype(np.float64)
+    assert st["max"] == pytest.approx(parts.max(), rel=1e-6) and st["min"] == pytest.approx(parts.min(), rel=1e-6)
+    assert st["norm"] == pytest.approx(np.sqrt((np.abs(out.numpy().astype(np.complex128)) ** 2).sum()), rel=1e-6)
+    assert st["mean"] == pytest.approx(parts.mean(), rel=1e-5, abs=1e-7)
+    with banjia.capture(model, tmp_path / "n", mode="stats", grads=False):
+        model(torch.tensor([1.0, float("nan"), float("inf"), 2.0]))
+    st = index_of(tmp_path / "n")["entries"][0]["stats"]
+    out = np.fft.fft(np.array([1.0, np.nan, np.inf, 2.0]))
+    assert (st["nan"], st["inf"]) == (int(np.isnan(out).sum()), int(np.isinf(out).sum()))
+
+
 def test_stats_mode_copies_only_the_numbers(tmp_path, monkeypatch):
     model, x = make()
     calls = {"numpy": 0, "tolist": 0}
