@@ -1,0 +1,118 @@
+"""`python -m banjia.npu_sim SCRIPT [ARGS...]`: run a program on the simulated npu and judge the run.
+
+Exit status: 0 when the program exited 0, ran ops on npu and never touched CUDA; 1 when it touched
+CUDA or never used npu; 2 for a usage error; otherwise the program's own non-zero status (an
+uncaught exception prints its traceback and gives 1, as `python SCRIPT` does).
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import traceback
+from types import TracebackType
+from typing import Any
+
+USAGE = "usage: python -m banjia.npu_sim SCRIPT [ARGS...]"
+PREFIX = "banjia npu_sim"
+
+
+def _usage_error(message: str) -> int:
+    print(f"{PREFIX}: {message}", file=sys.stderr)
+    return 2
+
+
+def _exit_status(code: Any) -> int:
+    """The process status `python SCRIPT` gives for SystemExit(code)."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    print(code, file=sys.stderr)
+    return 1
+
+
+def _program_traceback(tb: TracebackType | None) -> TracebackType | None:
+    """The traceback from the program's first frame on (without the simulator and runpy frames)."""
+    from banjia.npu_sim import frames
+
+    while tb is not None and frames.kind(tb.tb_frame.f_code.co_filename) in (frames.SIMULATOR, frames.PYTHON):
+        tb = tb.tb_next
+    return tb
+
+
+def _run_program(path: str) -> int:
+    import runpy
+
+    from banjia.npu_sim import cuda_guard
+
+    try:
+        runpy.run_path(path, run_name="__main__")
+    except cuda_guard.CudaUsed:
+        return 1
+    except SystemExit as stop:
+        return _exit_status(stop.code)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # noqa: BLE001 - an uncaught exception of the program
+        traceback.print_exception(type(error), error, _program_traceback(error.__traceback__))
+        return 1
+    return 0
+
+
+def _thread_excepthook(previous: Any) -> Any:
+    def hook(args: threading.ExceptHookArgs) -> None:
+        from banjia.npu_sim import cuda_guard
+
+        if args.exc_type is not None and issubclass(args.exc_type, cuda_guard.CudaUsed):
+            return  # recorded already; reported once at exit
+        previous(args)
+    return hook
+
+
+def run(argv: list[str]) -> int:
+    if not argv or argv[0] in ("-h", "--help"):
+        print(USAGE, file=sys.stderr if not argv else sys.stdout)
+        return 2 if not argv else 0
+    script = argv[0]
+    if not os.path.exists(script):
+        return _usage_error(f"{script}: no such file")
+    if not os.path.isfile(script):
+        return _usage_error(f"{script}: not a file")
+    if not os.access(script, os.R_OK):
+        return _usage_error(f"{script}: not readable")
+
+    import torch  # noqa: F401 - the guards and the device are set up on torch before the program starts
+
+    from banjia.npu_sim import cuda_guard, frames, standin, stats
+
+    path = os.path.abspath(script)
+    sys.argv = list(argv)
+    sys.path[0] = os.path.dirname(os.path.realpath(script))
+    frames.set_script(path)
+    cuda_guard.install()
+    standin.install_finder()
+    threading.excepthook = _thread_excepthook(threading.excepthook)
+
+    with stats.OpCounter():  # type: ignore[no-untyped-call]
+        status = _run_program(path)
+    sys.stdout.flush()
+    return _verdict(status)
+
+
+def _verdict(status: int) -> int:
+    from banjia.npu_sim import stats
+
+    counts = stats.COUNTS
+    if counts.cuda_uses:
+        print(counts.cuda_uses[0], file=sys.stderr)
+    for line in stats.summary_lines():
+        print(line, file=sys.stderr)
+    if counts.cuda_uses:
+        return 1
+    if status != 0:
+        return status
+    if counts.npu_ops == 0:
+        print(f"{PREFIX}: the program ran no op on npu (everything ran on the CPU)", file=sys.stderr)
+        return 1
+    return 0
