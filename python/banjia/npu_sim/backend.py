@@ -3,9 +3,13 @@
 Tensors live in host memory (banjia.npu_sim.memory); every aten op without a kernel below runs its
 CPU kernel through the boxed fallback (banjia.npu_sim.fallback). The kernels here are the ops that
 torch implements for every device in a way that cannot work for this one: allocation, copies,
-resizing and set_, which touch storages; _to_copy, which would ask for pinned host memory (the
-Python PrivateUse1 hooks cannot provide a pinned-memory allocator); and convolution, which ATen
-sends to convolution_overrideable for devices other than CPU and CUDA.
+resizing and set_, which touch storages; _to_copy, which would ask for pinned host memory; and
+convolution, which ATen sends to convolution_overrideable for devices other than CPU and CUDA.
+
+The Python PrivateUse1 hooks (torch/csrc/acc/Module.cpp) forward only is_available, is_built and
+has_primary_context to Python: there is no pinned-memory allocator, no device allocator and no
+generator. Hence Tensor.pin_memory/is_pinned and torch.UntypedStorage(device="npu") are replaced
+here, and torch.Generator(device="npu") stays unsupported.
 
 Why real memory instead of a wrapper that keeps a CPU tensor in a Python attribute (the layout of
 torch's test/test_privateuseone_python_backend.py): torch's C++ code makes views, runs `.data = `,
@@ -14,14 +18,16 @@ kernel. With the data in the storage all of those stay consistent; an attribute 
 """
 from __future__ import annotations
 
+import sys
 from typing import Any, Callable
 
 import torch
 from torch.utils.backend_registration import _setup_privateuseone_for_python_backend
 
-from banjia.npu_sim import fallback, memory
+from banjia.npu_sim import autocast, cuda_guard, fallback, hccl, memory, npu_amp, npu_module, rnn_cells
 
 _libraries: list[Any] = []
+_PINNED = "_banjia_pinned"
 
 
 def _is_npu(value: object) -> bool:
@@ -130,11 +136,52 @@ KERNELS: dict[str, Callable[..., Any]] = {
 }
 
 
-def install(backend_module: object, hooks: object) -> None:
-    """Registers the npu device once: the rename, the device module, the kernels."""
+class _Hooks(torch._C._acc.PrivateUse1Hooks):
+    def is_available(self) -> bool:
+        return True
+
+    def has_primary_context(self, dev_id: int) -> bool:
+        return True
+
+    def is_built(self) -> bool:
+        return True
+
+
+def _pin_memory(self: torch.Tensor, device: Any = None) -> torch.Tensor:
+    # The Python PrivateUse1 hooks cannot provide a pinned-memory allocator; a pinned tensor is a
+    # host copy marked as pinned, which is what the program can observe.
+    if device is not None and cuda_guard._is_cuda(device):
+        cuda_guard.record_use(f"Tensor.pin_memory({str(device)!r})")
+    if self.device.type != "cpu":
+        raise RuntimeError(f"cannot pin '{self.type()}' only dense CPU tensors can be pinned")
+    copy = self.clone()
+    setattr(copy, _PINNED, True)
+    return copy
+
+
+def _is_pinned(self: torch.Tensor, device: Any = None) -> bool:
+    return bool(getattr(self, _PINNED, False))
+
+
+def _untyped_storage_new(original: Any) -> Any:
+    # torch.UntypedStorage(n, device="npu") would allocate through a C++ allocator for PrivateUse1,
+    # which a Python backend cannot register (torch dereferences the missing allocator).
+    def new(cls: type, *args: Any, **kwargs: Any) -> Any:
+        device = kwargs.get("device")
+        if device is not None and torch.device(device).type == "npu":
+            fallback.check_index(torch.device(device))
+            host = original(cls, *args, **{k: v for k, v in kwargs.items() if k != "device"})
+            return memory.copy_storage_to_npu(host)
+        return original(cls, *args, **kwargs)
+    return staticmethod(new)
+
+
+def install() -> None:
+    """Registers the npu device once: the rename, torch.npu, the kernels, autocast, hccl."""
     if _libraries:
         return
-    _setup_privateuseone_for_python_backend("npu", backend_module=backend_module, hook=hooks)
+    _setup_privateuseone_for_python_backend("npu", backend_module=npu_module, hook=_Hooks())
+    sys.modules["torch.npu.amp"] = npu_amp
     memory.setup()
     make_library: Any = torch.library.Library
     generic = make_library("_", "IMPL")
@@ -143,3 +190,9 @@ def install(backend_module: object, hooks: object) -> None:
     for name, kernel in KERNELS.items():
         kernels.impl(name, kernel, "PrivateUse1")
     _libraries.extend([generic, kernels])
+    autocast.install()
+    rnn_cells.install()
+    hccl.install()
+    setattr(torch.Tensor, "pin_memory", _pin_memory)
+    setattr(torch.Tensor, "is_pinned", _is_pinned)
+    setattr(torch.UntypedStorage, "__new__", _untyped_storage_new(torch.UntypedStorage.__new__))

@@ -87,11 +87,14 @@ class ProcessGroupHCCL(dist.ProcessGroup):
             _write_back(outputs, results)
         return _done(output_lists)
 
+    def all_gather_single(self, output: torch.Tensor, input: torch.Tensor,  # type: ignore[override]
+                          opts: Any) -> Any:
+        self.allgather([list(output.chunk(self.size()))], [input], opts)
+        return _done(output)
+
     def _allgather_base(self, output: torch.Tensor, input: torch.Tensor,  # type: ignore[override]
                         opts: Any) -> Any:
-        parts = list(output.chunk(self.size()))
-        self.allgather([parts], [input], opts)
-        return _done([output])
+        return self.all_gather_single(output, input, opts)
 
     def reduce_scatter(self, outputs: list[torch.Tensor],  # type: ignore[override]
                        input_lists: list[list[torch.Tensor]], opts: Any) -> Any:
@@ -103,8 +106,12 @@ class ProcessGroupHCCL(dist.ProcessGroup):
             output.copy_(stacked[self.rank()])
         return _done(outputs)
 
+    def reduce_scatter_single(self, output: torch.Tensor, input: torch.Tensor, opts: Any) -> Any:
+        self.reduce_scatter([output], [list(input.chunk(self.size()))], opts)
+        return _done(output)
+
     def _reduce_scatter_base(self, output: torch.Tensor, input: torch.Tensor, opts: Any) -> Any:
-        return self.reduce_scatter([output], [list(input.chunk(self.size()))], opts)
+        return self.reduce_scatter_single(output, input, opts)
 
     def barrier(self, opts: Any = None) -> Any:
         self._gloo.barrier().wait()

@@ -6,10 +6,13 @@ uncaught exception prints its traceback and gives 1, as `python SCRIPT` does).
 """
 from __future__ import annotations
 
+import builtins
+import importlib.machinery
 import os
 import sys
 import threading
 import traceback
+import types
 from types import TracebackType
 from typing import Any
 
@@ -41,13 +44,25 @@ def _program_traceback(tb: TracebackType | None) -> TracebackType | None:
     return tb
 
 
-def _run_program(path: str) -> int:
-    import runpy
+def _main_module(path: str) -> types.ModuleType:
+    """A fresh `__main__` for the program, set up the way `python SCRIPT` sets it up."""
+    module = types.ModuleType("__main__")
+    module.__file__ = path
+    module.__loader__ = importlib.machinery.SourceFileLoader("__main__", path)
+    module.__spec__ = None
+    setattr(module, "__builtins__", builtins)
+    setattr(module, "__cached__", None)
+    sys.modules["__main__"] = module
+    return module
 
+
+def _run_program(path: str) -> int:
     from banjia.npu_sim import cuda_guard
 
     try:
-        runpy.run_path(path, run_name="__main__")
+        with open(path, "rb") as source:
+            code = compile(source.read(), path, "exec", dont_inherit=True)
+        exec(code, _main_module(path).__dict__)
     except cuda_guard.CudaUsed:
         return 1
     except SystemExit as stop:

@@ -2,8 +2,8 @@
 
 A finder at the end of sys.meta_path answers `import torch_npu` only after every other finder
 (the path entries where a real torch_npu would be installed) has said no. Importing the stand-in
-does what importing torch_npu does: it registers the npu device and `torch.npu`, autocast for
-npu, the hccl process-group backend and torch.save/torch.load support for npu storages.
+does what importing torch_npu does (banjia.npu_sim.backend.install): it registers the npu device,
+`torch.npu`, autocast for npu and the hccl process-group backend.
 """
 from __future__ import annotations
 
@@ -13,77 +13,9 @@ import sys
 import types
 from typing import Any, Sequence
 
-import torch
-from torch import storage as torch_storage
-
-from banjia.npu_sim import (autocast, backend, cuda_guard, fallback, hccl, memory, npu_amp, npu_module,
-                            rnn_cells)
+from banjia.npu_sim import backend, npu_amp, npu_module
 
 VERSION = "0.0.0+banjia.npu_sim"
-_PINNED = "_banjia_pinned"
-
-
-class _Hooks(torch._C._acc.PrivateUse1Hooks):
-    def is_available(self) -> bool:
-        return True
-
-    def has_primary_context(self, dev_id: int) -> bool:
-        return True
-
-    def is_built(self) -> bool:
-        return True
-
-
-def _pin_memory(self: torch.Tensor, device: Any = None) -> torch.Tensor:
-    # The Python PrivateUse1 hooks cannot provide a pinned-memory allocator; a pinned tensor is a
-    # host copy marked as pinned, which is what the program can observe.
-    if device is not None and cuda_guard._is_cuda(device):
-        cuda_guard.record_use(f"Tensor.pin_memory({str(device)!r})")
-    if self.device.type != "cpu":
-        raise RuntimeError(f"cannot pin '{self.type()}' only dense CPU tensors can be pinned")
-    copy = self.clone()
-    setattr(copy, _PINNED, True)
-    return copy
-
-
-def _is_pinned(self: torch.Tensor, device: Any = None) -> bool:
-    return bool(getattr(self, _PINNED, False))
-
-
-def _storage_to(original: Any) -> Any:
-    # Storage.to(npu) would allocate through torch.UntypedStorage(device="npu"), which needs a C++
-    # allocator that a Python backend cannot register.
-    def to(storage: Any, device: torch.device, non_blocking: bool = False) -> Any:
-        if device.type != "npu":
-            return original(storage, device, non_blocking)
-        fallback.check_index(device)
-        return memory.copy_storage_to_npu(storage.cpu())
-    return to
-
-
-def _restore_on_npu(storage: Any, location: str) -> Any:
-    if not (location == "npu" or location.startswith("npu:")):
-        return None
-    fallback.check_index(torch.device(location))
-    return memory.copy_storage_to_npu(storage)
-
-
-def _no_tag(storage: Any) -> None:
-    return None
-
-
-def _install_device() -> None:
-    backend.install(npu_module, _Hooks())
-    sys.modules["torch.npu.amp"] = npu_amp
-    autocast.install()
-    rnn_cells.install()
-    hccl.install()
-    setattr(torch.Tensor, "pin_memory", _pin_memory)
-    setattr(torch.Tensor, "is_pinned", _is_pinned)
-    setattr(torch_storage, "_to", _storage_to(getattr(torch_storage, "_to")))
-    # Priority 19: consulted before torch's own (cuda 20, privateuse1 23), whose npu path would
-    # allocate through torch.UntypedStorage(device="npu"), which a Python backend cannot serve.
-    torch.serialization.register_package(19, _no_tag, _restore_on_npu)
 
 
 def _module(name: str, doc: str | None, **attrs: Any) -> types.ModuleType:
@@ -120,7 +52,7 @@ class _Loader(importlib.abc.Loader):
         return None
 
     def exec_module(self, module: types.ModuleType) -> None:
-        _install_device()
+        backend.install()
         _populate(module)
 
 

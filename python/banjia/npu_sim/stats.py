@@ -16,6 +16,7 @@ class Counts:
     npu_tensors: int = 0
     live_bytes: int = 0
     peak_bytes: int = 0
+    run_peak_bytes: int = 0
     cuda_queries: int = 0
     cuda_uses: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -24,6 +25,7 @@ class Counts:
         with self.lock:
             self.live_bytes += nbytes
             self.peak_bytes = max(self.peak_bytes, self.live_bytes)
+            self.run_peak_bytes = max(self.run_peak_bytes, self.live_bytes)
 
     def storage_released(self, nbytes: int) -> None:
         with self.lock:
@@ -67,7 +69,7 @@ def summary_lines() -> list[str]:
     c = COUNTS
     lines = [
         f"banjia npu_sim: aten ops on npu {c.npu_ops}, on cpu {c.cpu_ops}; "
-        f"npu tensors created {c.npu_tensors}; peak npu memory {c.peak_bytes} bytes",
+        f"npu tensors created {c.npu_tensors}; peak npu memory {c.run_peak_bytes} bytes",
         f"banjia npu_sim: CUDA uses {len(c.cuda_uses)}; CUDA availability queries answered False {c.cuda_queries}",
     ]
     return lines
