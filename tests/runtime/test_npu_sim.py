@@ -180,6 +180,23 @@ def test_a_swallowed_cuda_use_still_fails_the_run(tmp_path: Path) -> None:
     assert program_lines(result.stderr) == ["banjia npu_sim: train.py:5: CUDA used: torch.cuda.synchronize"]
 
 
+def test_cuda_use_in_a_dataloader_worker_is_reported_by_the_parent(tmp_path: Path) -> None:
+    script = write(tmp_path, "train.py", """
+        import torch
+        import torch_npu
+        class Images(torch.utils.data.Dataset):
+            def __len__(self):
+                return 4
+            def __getitem__(self, index):
+                return torch.ones(2).cuda()
+        for batch in torch.utils.data.DataLoader(Images(), num_workers=1):
+            pass
+        """)
+    result = simulate(script)
+    assert result.returncode == 1
+    assert program_lines(result.stderr) == ["banjia npu_sim: train.py:7: CUDA used: Tensor.cuda()"]
+
+
 def test_availability_queries_answer_false_and_torch_internals_pass(tmp_path: Path) -> None:
     script = write(tmp_path, "train.py", """
         import torch

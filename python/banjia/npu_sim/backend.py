@@ -150,7 +150,7 @@ class _Hooks(torch._C._acc.PrivateUse1Hooks):
 def _pin_memory(self: torch.Tensor, device: Any = None) -> torch.Tensor:
     # The Python PrivateUse1 hooks cannot provide a pinned-memory allocator; a pinned tensor is a
     # host copy marked as pinned, which is what the program can observe.
-    if device is not None and cuda_guard._is_cuda(device):
+    if device is not None and cuda_guard.is_cuda_value(device):
         cuda_guard.record_use(f"Tensor.pin_memory({str(device)!r})")
     if self.device.type != "cpu":
         raise RuntimeError(f"cannot pin '{self.type()}' only dense CPU tensors can be pinned")

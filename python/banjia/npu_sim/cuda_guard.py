@@ -16,7 +16,7 @@ not the program's and pass.
 from __future__ import annotations
 
 import functools
-import linecache
+import os
 import sys
 import types
 from typing import Any, Callable, NoReturn
@@ -32,10 +32,20 @@ class CudaUsed(BaseException):
     """Raised at the first CUDA use; a BaseException so that `except Exception` cannot swallow it."""
 
 
+class CudaUsedInWorker(RuntimeError):
+    """Raised instead of CudaUsed in a forked process (a DataLoader worker): workers pass only
+    Exceptions back to the parent, which raises them again with the message inside."""
+
+
+_main_process: list[int] = []
+
+
 def record_use(what: str) -> NoReturn:
-    filename, line = frames.user_location()
-    message = f"{PREFIX}: {filename}:{line}: CUDA used: {what}"
+    where = frames.user_location()
+    message = f"{PREFIX}: {where.file}:{where.line}: CUDA used: {what}"
     stats.COUNTS.cuda_uses.append(message)
+    if _main_process and os.getpid() != _main_process[0]:
+        raise CudaUsedInWorker(message)
     raise CudaUsed(message)
 
 
@@ -48,9 +58,7 @@ _QUERIES: dict[str, Callable[[], bool]] = {"is_available": _answer_false, "is_in
 
 
 def _lazy_init() -> NoReturn:
-    filename, line = frames.user_location()
-    source = linecache.getline(filename if filename.startswith("/") else
-                               frames._script_dir[0] + filename, line).strip()
+    source = frames.user_location().source
     record_use(f"a CUDA device ({source})" if source else "a CUDA device")
 
 
@@ -87,35 +95,33 @@ _REAL_DEVICE = torch.device
 
 
 class _DeviceMeta(type):
-    real: type = _REAL_DEVICE
-
     def __instancecheck__(cls, obj: object) -> bool:
-        return isinstance(obj, _DeviceMeta.real)
+        return isinstance(obj, _REAL_DEVICE)
 
     def __subclasscheck__(cls, sub: type) -> bool:
-        return issubclass(sub, _DeviceMeta.real)
+        return issubclass(sub, _REAL_DEVICE)
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
-        made = _DeviceMeta.real(*args, **kwargs)
+        made = _REAL_DEVICE(*args, **kwargs)
         if made.type == "cuda" and not frames.called_from_torch():
             record_use(f"torch.device({str(made)!r})")
         return made
 
     def __getattr__(cls, name: str) -> Any:
-        return getattr(_DeviceMeta.real, name)
+        return getattr(_REAL_DEVICE, name)
 
 
 class device(metaclass=_DeviceMeta):
     """torch.device, watching for CUDA devices made by the program."""
 
 
-def _is_cuda(value: Any) -> bool:
+def is_cuda_value(value: Any) -> bool:
     if isinstance(value, str):
         return "cuda" in value
     if isinstance(value, _REAL_DEVICE):
         return value.type == "cuda"
     if isinstance(value, dict):
-        return any(_is_cuda(k) or _is_cuda(v) for k, v in value.items())
+        return any(is_cuda_value(k) or is_cuda_value(v) for k, v in value.items())
     return False
 
 
@@ -136,7 +142,7 @@ def _is_nccl(value: Any) -> bool:
 
 
 def _guard_argument(owner: Any, name: str, parameter: str, position: int, what: str,
-                    default: Any = None, is_use: Callable[[Any], bool] = _is_cuda) -> None:
+                    default: Any = None, is_use: Callable[[Any], bool] = is_cuda_value) -> None:
     """Wraps owner.name so that a CUDA value for `parameter` (keyword or position) is a use."""
     original = getattr(owner, name)
 
@@ -161,6 +167,7 @@ def install() -> None:
     """Puts every guard in place; call once, before the program starts."""
     if isinstance(torch.cuda, _GuardedModule):
         return
+    _main_process.append(os.getpid())
     real_cuda = sys.modules["torch.cuda"]
     setattr(real_cuda, "_lazy_init", _lazy_init)
     setattr(real_cuda, "is_available", _answer_false)

@@ -1,11 +1,13 @@
 """Which code a stack frame belongs to: the user's program, torch, the simulator, or the rest."""
 from __future__ import annotations
 
+import linecache
 import os
 import site
 import sys
 import sysconfig
 from types import FrameType
+from typing import NamedTuple
 
 import torch
 
@@ -67,15 +69,27 @@ def display(filename: str) -> str:
     return path[len(_script_dir[0]):] if path.startswith(_script_dir[0]) else path
 
 
-def user_location() -> tuple[str, int]:
-    """File (as shown in messages) and line of the innermost frame of the user's program."""
+class Location(NamedTuple):
+    file: str  # as shown in messages
+    line: int
+    source: str  # the text of that line, stripped ("" when unavailable)
+
+
+def _location(frame: FrameType) -> Location:
+    filename = frame.f_code.co_filename
+    return Location(display(filename), frame.f_lineno, linecache.getline(filename, frame.f_lineno).strip())
+
+
+def user_location() -> Location:
+    """Where the innermost frame of the user's program is (else the innermost frame outside the
+    simulator, for code that runs without any frame of the program on its stack)."""
     frame = _outer(sys._getframe(1))
-    fallback: tuple[str, int] | None = None
+    fallback: Location | None = None
     while frame is not None:
         owner = kind(frame.f_code.co_filename)
         if owner == USER:
-            return display(frame.f_code.co_filename), frame.f_lineno
+            return _location(frame)
         if fallback is None and owner != SIMULATOR:
-            fallback = (display(frame.f_code.co_filename), frame.f_lineno)
+            fallback = _location(frame)
         frame = frame.f_back
-    return fallback or ("<unknown>", 0)
+    return fallback or Location("<unknown>", 0, "")

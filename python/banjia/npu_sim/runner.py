@@ -36,7 +36,7 @@ def _exit_status(code: Any) -> int:
 
 
 def _program_traceback(tb: TracebackType | None) -> TracebackType | None:
-    """The traceback from the program's first frame on (without the simulator and runpy frames)."""
+    """The traceback from the program's first frame on (without the simulator's frames)."""
     from banjia.npu_sim import frames
 
     while tb is not None and frames.kind(tb.tb_frame.f_code.co_filename) in (frames.SIMULATOR, frames.PYTHON):
@@ -57,13 +57,19 @@ def _main_module(path: str) -> types.ModuleType:
 
 
 def _run_program(path: str) -> int:
-    from banjia.npu_sim import cuda_guard
+    from banjia.npu_sim import cuda_guard, stats
 
     try:
         with open(path, "rb") as source:
             code = compile(source.read(), path, "exec", dont_inherit=True)
         exec(code, _main_module(path).__dict__)
-    except cuda_guard.CudaUsed:
+    except (cuda_guard.CudaUsed, cuda_guard.CudaUsedInWorker) as used:
+        # Recorded where it happened, unless that was another process (a DataLoader worker), whose
+        # exception arrives here re-raised with the original message inside.
+        if not stats.COUNTS.cuda_uses:
+            marker = f"{cuda_guard.PREFIX}: "
+            lines = [line[line.index(marker):] for line in str(used).splitlines() if marker in line]
+            stats.COUNTS.cuda_uses.append(lines[-1] if lines else f"{marker}CUDA used: {used}")
         return 1
     except SystemExit as stop:
         return _exit_status(stop.code)
