@@ -1,0 +1,139 @@
+"""`python -m banjia.npu_sim SCRIPT [ARGS...]`: run a program on the simulated npu and judge the run.
+
+Exit status: 0 when the program exited 0, ran ops on npu and never touched CUDA; 1 when it touched
+CUDA or never used npu; 2 for a usage error; otherwise the program's own non-zero status (an
+uncaught exception prints its traceback and gives 1, as `python SCRIPT` does).
+"""
+from __future__ import annotations
+
+import builtins
+import importlib.machinery
+import os
+import sys
+import threading
+import traceback
+import types
+from types import TracebackType
+from typing import Any
+
+USAGE = "usage: python -m banjia.npu_sim SCRIPT [ARGS...]"
+PREFIX = "banjia npu_sim"
+
+
+def _usage_error(message: str) -> int:
+    print(f"{PREFIX}: {message}", file=sys.stderr)
+    return 2
+
+
+def _exit_status(code: Any) -> int:
+    """The process status `python SCRIPT` gives for SystemExit(code)."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    print(code, file=sys.stderr)
+    return 1
+
+
+def _program_traceback(tb: TracebackType | None) -> TracebackType | None:
+    """The traceback from the program's first frame on (without the simulator's frames)."""
+    from banjia.npu_sim import frames
+
+    while tb is not None and frames.kind(tb.tb_frame.f_code.co_filename) in (frames.SIMULATOR, frames.PYTHON):
+        tb = tb.tb_next
+    return tb
+
+
+def _main_module(path: str) -> types.ModuleType:
+    """A fresh `__main__` for the program, set up the way `python SCRIPT` sets it up."""
+    module = types.ModuleType("__main__")
+    module.__file__ = path
+    module.__loader__ = importlib.machinery.SourceFileLoader("__main__", path)
+    module.__spec__ = None
+    setattr(module, "__builtins__", builtins)
+    setattr(module, "__cached__", None)
+    sys.modules["__main__"] = module
+    return module
+
+
+def _run_program(path: str) -> int:
+    from banjia.npu_sim import cuda_guard, stats
+
+    try:
+        with open(path, "rb") as source:
+            code = compile(source.read(), path, "exec", dont_inherit=True)
+        exec(code, _main_module(path).__dict__)
+    except (cuda_guard.CudaUsed, cuda_guard.CudaUsedInWorker) as used:
+        # Recorded where it happened, unless that was another process (a DataLoader worker), whose
+        # exception arrives here re-raised with the original message inside.
+        if not stats.COUNTS.cuda_uses:
+            marker = f"{cuda_guard.PREFIX}: "
+            lines = [line[line.index(marker):] for line in str(used).splitlines() if marker in line]
+            stats.COUNTS.cuda_uses.append(lines[-1] if lines else f"{marker}CUDA used: {used}")
+        return 1
+    except SystemExit as stop:
+        return _exit_status(stop.code)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # noqa: BLE001 - an uncaught exception of the program
+        traceback.print_exception(type(error), error, _program_traceback(error.__traceback__))
+        return 1
+    return 0
+
+
+def _thread_excepthook(previous: Any) -> Any:
+    def hook(args: threading.ExceptHookArgs) -> None:
+        from banjia.npu_sim import cuda_guard
+
+        if args.exc_type is not None and issubclass(args.exc_type, cuda_guard.CudaUsed):
+            return  # recorded already; reported once at exit
+        previous(args)
+    return hook
+
+
+def run(argv: list[str]) -> int:
+    if not argv or argv[0] in ("-h", "--help"):
+        print(USAGE, file=sys.stderr if not argv else sys.stdout)
+        return 2 if not argv else 0
+    script = argv[0]
+    if not os.path.exists(script):
+        return _usage_error(f"{script}: no such file")
+    if not os.path.isfile(script):
+        return _usage_error(f"{script}: not a file")
+    if not os.access(script, os.R_OK):
+        return _usage_error(f"{script}: not readable")
+
+    import torch  # noqa: F401 - the guards and the device are set up on torch before the program starts
+
+    from banjia.npu_sim import cuda_guard, frames, standin, stats
+
+    path = os.path.abspath(script)
+    sys.argv = list(argv)
+    sys.path[0] = os.path.dirname(os.path.realpath(script))
+    frames.set_script(path)
+    cuda_guard.install()
+    standin.install_finder()
+    threading.excepthook = _thread_excepthook(threading.excepthook)
+
+    with stats.OpCounter():  # type: ignore[no-untyped-call]
+        status = _run_program(path)
+    sys.stdout.flush()
+    return _verdict(status)
+
+
+def _verdict(status: int) -> int:
+    from banjia.npu_sim import stats
+
+    counts = stats.COUNTS
+    if counts.cuda_uses:
+        print(counts.cuda_uses[0], file=sys.stderr)
+    for line in stats.summary_lines():
+        print(line, file=sys.stderr)
+    if counts.cuda_uses:
+        return 1
+    if status != 0:
+        return status
+    if counts.npu_ops == 0:
+        print(f"{PREFIX}: the program ran no op on npu (everything ran on the CPU)", file=sys.stderr)
+        return 1
+    return 0
