@@ -18,7 +18,8 @@ def load_ms(path):
 
 
 def write_csv(path, values, column="ms"):
-    path.write_text(f"iteration,{column}\n" + "".join(f"{i},{v!r}\n" for i, v in enumerate(values)))
+    # repr of a Python float is its shortest exact decimal (numpy scalars' repr is "np.float64(...)")
+    path.write_text(f"iteration,{column}\n" + "".join(f"{i},{float(v)!r}\n" for i, v in enumerate(values)))
     return path
 
 
