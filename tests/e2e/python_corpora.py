@@ -1,8 +1,8 @@
 """The Python source corpora of the front-end tests: every .py file under a directory, in path order.
 In a standard library, the directories of CPython's own test suites (test, tests, idle_test: they hold
 deliberately malformed inputs and identifier edge cases) and of third-party packages installed into it
-(site-packages, dist-packages) are left out, as Debian's python3.11 package leaves them out.
-tests/python_corpora.h applies the same rule in the C++ tests."""
+(site-packages, dist-packages) are left out. tests/python_corpora.h applies the same rule in the C++
+tests."""
 import os
 import pathlib
 
