@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
-"""Seeds for fuzz_ascend_db: small excerpts of the real torch_npu SQLite export in
-../shared/fixtures (the tables read_ascend_db reads, a few rows each, 512-byte pages, rollback
-journal), small enough for the harness's max_len. Run from the repository root:
+"""Seeds for fuzz_ascend_db: small excerpts of the real torch_npu SQLite export in tests/fixtures
+(the tables read_ascend_db reads, a few rows each, 512-byte pages, rollback journal), small enough for
+the harness's max_len. Run from the repository root with any Python 3:
 
-    /usr/bin/python3 fuzz/make_ascend_db_seeds.py
+    .venv/bin/python fuzz/make_ascend_db_seeds.py
 """
 import pathlib
 import sqlite3
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SRC = ROOT.parent / "shared/fixtures/ascend/msinsight/db/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db"
+SRC = ROOT / "tests/fixtures/ascend/msinsight/db/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db"
 OUT = ROOT / "fuzz/corpus/ascend_db"
 TABLES = ["STRING_IDS", "TASK", "COMPUTE_TASK_INFO", "COMMUNICATION_TASK_INFO", "COMMUNICATION_OP", "CANN_API",
           "PYTORCH_API", "STEP_TIME", "OVERLAP_ANALYSIS"]

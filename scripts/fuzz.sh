@@ -9,25 +9,25 @@ cd "$(dirname "$0")/.."
 SECONDS_PER=${1:-30}
 shift || true
 BUILD=${FUZZ_BUILD_DIR:-build-fuzz}
-SHARED=../shared/fixtures
+FIXTURES=tests/fixtures
 
 # harness -> max input length (bytes): large enough for a real file's interesting structure,
 # small enough to keep executions per second high.
 declare -A MAX_LEN=([python_tokenizer]=8192 [rewrite]=4096 [env_parse]=4096 [csv]=8192 [bench_run]=4096 [scan_deps]=4096
   [trace_json]=16384 [ascend_csv]=8192 [ascend_db]=16384 [npy]=16384 [msprobe_dump]=8192)
-# Seeds used in place (read-only; libFuzzer reads directories recursively): referenced by path, not
-# copied into fuzz/corpus.
+# Seeds used in place (read-only; libFuzzer reads directories recursively): the test data under
+# tests/fixtures and a few source directories, referenced by path, not copied into fuzz/corpus.
 declare -A EXTRA=(
-  [csv]="$SHARED/ascend/msinsight/text/level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT"
-  [bench_run]="$SHARED/gpu-h200/bench"
+  [csv]="$FIXTURES/ascend/msinsight/text/level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT"
+  [bench_run]="$FIXTURES/gpu-h200/bench"
   [python_tokenizer]="examples/cifar_ddp"
   [rewrite]="examples/cifar_ddp fuzz/corpus/python_tokenizer"
   [env_parse]="tests/e2e/env_cases examples/cifar_ddp/scripts"
   [scan_deps]="examples/cifar_ddp"
-  [trace_json]="$SHARED/gpu-h200/traces $SHARED/kineto/hta $SHARED/ascend/msinsight/fuzz $SHARED/ascend/mstt-advisor/timeline_advice"
-  [ascend_csv]="$SHARED/ascend/msinsight/text/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT $SHARED/ascend/msinsight/test_data/test_rank_0/ASCEND_PROFILER_OUTPUT $SHARED/ascend/mstt-advisor/compute_advice/data"
-  [npy]="$SHARED/msprobe/api_checker"
-  [msprobe_dump]="$SHARED/msprobe $SHARED/gpu-h200/dumps/tinygpt_cpu_fp32"
+  [trace_json]="$FIXTURES/gpu-h200/traces $FIXTURES/kineto/hta $FIXTURES/ascend/msinsight/fuzz $FIXTURES/ascend/mstt-advisor/timeline_advice"
+  [ascend_csv]="$FIXTURES/ascend/msinsight/text/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT $FIXTURES/ascend/msinsight/test_data/test_rank_0/ASCEND_PROFILER_OUTPUT $FIXTURES/ascend/mstt-advisor/compute_advice/data"
+  [npy]="$FIXTURES/msprobe/api_checker"
+  [msprobe_dump]="$FIXTURES/msprobe $FIXTURES/gpu-h200/dumps/tinygpt_cpu_fp32"
 )
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -eq 0 ] && HARNESSES=(python_tokenizer rewrite env_parse csv bench_run scan_deps trace_json ascend_csv ascend_db npy msprobe_dump)

@@ -1,4 +1,4 @@
-"""Shared pytest fixtures: where the banjia binary and the shared fixtures are."""
+"""Shared pytest fixtures: where the banjia binary and the test data (tests/fixtures) are."""
 import os
 import pathlib
 import subprocess
@@ -7,7 +7,7 @@ import sys
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
-FIXTURES = (REPO / ".." / "shared" / "fixtures").resolve()
+FIXTURES = REPO / "tests" / "fixtures"
 
 # The runtime package is imported in-process by some e2e tests; make that work without PYTHONPATH
 # (scripts/test.sh sets it too, a hand-run pytest may not).
@@ -25,10 +25,9 @@ def banjia_bin():
 
 @pytest.fixture(scope="session")
 def fixtures():
-    # The fixtures are part of the test environment (README): without them these tests must fail,
-    # not pass silently as skipped.
-    if not FIXTURES.exists():
-        pytest.fail(f"shared fixtures not found at {FIXTURES}; the checkout must sit beside ../shared")
+    # The fixtures are part of the repository: a test whose file is missing fails, never skips.
+    if not FIXTURES.is_dir():
+        pytest.fail(f"test data not found at {FIXTURES}")
     return FIXTURES
 
 

@@ -40,7 +40,7 @@ FORMAT = "banjia.bench"
 SCHEMA_VERSION = 1
 
 # Environment variables recorded with every run: the allocator, dispatch and launch settings that
-# change step time or memory (see ../shared/knowledge/env-vars.md: PYTORCH_NPU_ALLOC_CONF,
+# change step time or memory (see docs/sources/env-vars.md: PYTORCH_NPU_ALLOC_CONF,
 # TASK_QUEUE_ENABLE, ASCEND_LAUNCH_BLOCKING, ...; PyTorch's CUDA environment-variable page for the
 # CUDA side). Captured by prefix so new variables are not missed; names that look like secrets are not.
 _ENV_PREFIXES = ("PYTORCH_", "TORCH_", "CUDA_", "CUBLAS_", "CUDNN_", "NCCL_", "ASCEND_", "HCCL_", "ACL_",

@@ -100,8 +100,8 @@ void register_bench(CLI::App& app, int& exit_code) {
       "Examples:\n"
       "  banjia bench compare bench/gpu.json bench/npu.json bench/npu_tuned.json\n"
       "  banjia bench compare --batch-size 64 --labels fp32,bf16 \\\n"
-      "      ../shared/fixtures/gpu-h200/bench/resnet50_fp32.csv \\\n"
-      "      ../shared/fixtures/gpu-h200/bench/resnet50_bf16_channels_last.csv\n"
+      "      tests/fixtures/gpu-h200/bench/resnet50_fp32.csv \\\n"
+      "      tests/fixtures/gpu-h200/bench/resnet50_bf16_channels_last.csv\n"
       "  banjia bench compare -f markdown --html report.html --fail-on slower base.json new.json");
   cmd->callback([opts, &exit_code] { exit_code = run_compare(*opts); });
 }

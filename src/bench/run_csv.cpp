@@ -1,4 +1,4 @@
-// CSV runs: `iteration,ms` as written for ../shared/fixtures/gpu-h200/bench/*.csv.
+// CSV runs: `iteration,ms`, as in tests/fixtures/gpu-h200/bench/*.csv.
 #include <cmath>
 
 #include <fmt/format.h>

@@ -5,11 +5,12 @@
 #include "bench/comparison.h"
 #include "common/embedded_data.h"
 #include "common/errors.h"
+#include "fixture_path.h"
 
 namespace banjia::bench {
 namespace {
 
-const std::string kFixtures = "../shared/fixtures/gpu-h200/bench/";
+const std::string kFixtures = banjia::test::fixture("gpu-h200/bench").string() + "/";
 
 const MetricComparison& metric(const Comparison& c, size_t run, const std::string& name) {
   for (const auto& m : c.vs_baseline.at(run))

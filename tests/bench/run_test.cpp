@@ -1,8 +1,11 @@
 // Reading runs: CSV (`iteration,ms`) and recorder JSON, with every kind of bad input.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "bench/run.h"
 #include "common/errors.h"
+#include "fixture_path.h"
 
 namespace banjia::bench {
 namespace {
@@ -93,10 +96,12 @@ TEST(BenchRun, RecorderJsonErrors) {
 }
 
 TEST(BenchRun, LoadRunPicksTheReaderAndLabelsByFileName) {
-  bench::Run r = load_run("../shared/fixtures/gpu-h200/bench/resnet50_fp32.csv");
+  const std::filesystem::path dir = banjia::test::fixture("gpu-h200/bench");
+  bench::Run r = load_run((dir / "resnet50_fp32.csv").string());
   EXPECT_EQ(r.label, "resnet50_fp32");
   EXPECT_EQ(r.times_ms.size(), 30u);
-  EXPECT_THROW(load_run("../shared/fixtures/gpu-h200/bench"), InputError);
+  ASSERT_TRUE(std::filesystem::is_directory(dir));  // so that the throw below is about a directory
+  EXPECT_THROW(load_run(dir.string()), InputError);
   EXPECT_THROW(load_run("no/such/file.csv"), InputError);
 }
 

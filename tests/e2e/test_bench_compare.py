@@ -18,7 +18,8 @@ def load_ms(path):
 
 
 def write_csv(path, values, column="ms"):
-    path.write_text(f"iteration,{column}\n" + "".join(f"{i},{v!r}\n" for i, v in enumerate(values)))
+    # repr of a Python float is its shortest exact decimal (numpy scalars' repr is "np.float64(...)")
+    path.write_text(f"iteration,{column}\n" + "".join(f"{i},{float(v)!r}\n" for i, v in enumerate(values)))
     return path
 
 
@@ -175,6 +176,15 @@ def test_help_examples_run(run, fixtures):
     r = run("bench", "compare", "--help")
     assert r.returncode == 0 and "Examples:" in r.stdout
     assert "bench" in run("--help").stdout
+    # The example on the repository's own runs works as printed, from the repository root.
+    examples = r.stdout.split("Examples:", 1)[1].replace("\\\n", " ").splitlines()
+    on_fixtures = [line.split() for line in examples if "tests/fixtures/" in line]
+    assert len(on_fixtures) == 1, examples
+    words = on_fixtures[0]
+    assert words[:3] == ["banjia", "bench", "compare"]
+    ex = run(*words[1:], cwd=fixtures.parent.parent)
+    assert ex.returncode == 0, ex.stderr
+    assert ex.stdout.splitlines()[0].split() == ["metric", "fp32", "bf16"]
 
 
 def test_bootstrap_interval_agrees_with_an_independent_numpy_bootstrap(run, fixtures):

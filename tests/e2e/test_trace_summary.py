@@ -145,7 +145,7 @@ def test_html_report_is_self_contained(run, fixtures, tmp_path):
     assert "<script src" not in page and "<link" not in page
 
 
-def test_cpu_trace_made_with_debian_torch(run, tmp_path):
+def test_cpu_trace_made_by_banjia_profile(run, tmp_path):
     torch = pytest.importorskip("torch")
     import banjia
     model = torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.ReLU(), torch.nn.Linear(64, 8))

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "common/errors.h"
+#include "fixture_path.h"
 #include "trace/json_trace_reader.h"
 #include "trace/summary.h"
 
@@ -81,7 +82,7 @@ TEST(JsonTraceReader, SummaryOfTinyTrace) {
 
 // Parsing in parts (parallel, split at top-level separators) gives exactly the whole-document result.
 TEST(JsonTraceReader, PartsEqualWholeDocument) {
-  fs::path p = fs::path(BANJIA_SOURCE_DIR) / "../shared/fixtures/gpu-h200/traces/resnet50_fp32.json.gz";
+  fs::path p = banjia::test::fixture("gpu-h200/traces/resnet50_fp32.json.gz");
   TraceData whole = read_json_trace(p, 0), parts = read_json_trace(p, 64 * 1024);
   ASSERT_EQ(whole.size(), parts.size());
   ASSERT_GT(whole.size(), 10000u);
@@ -105,7 +106,7 @@ TEST(JsonTraceReader, PartsEqualWholeDocument) {
 // result must not depend on the number of threads. A real trace of more than one block of events
 // (kEventBlock), parsed in many small parts.
 TEST(JsonTraceReader, SummaryIndependentOfThreadCount) {
-  fs::path p = fs::path(BANJIA_SOURCE_DIR) / "../shared/fixtures/kineto/hta/trace_diff/control/control.json.gz";
+  fs::path p = banjia::test::fixture("kineto/hta/trace_diff/control/control.json.gz");
   TraceData one = read_json_trace(p, 256 * 1024, 1), four = read_json_trace(p, 256 * 1024, 4);
   ASSERT_GT(one.size(), 65536u);
   EXPECT_EQ(one.ts, four.ts);
