@@ -1,6 +1,7 @@
 #include "migrate/python_rewriter.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "common/errors.h"
 #include "migrate/import_insertion.h"
@@ -13,7 +14,9 @@ namespace banjia::migrate {
 namespace {
 
 std::string apply_edits(std::string_view text, std::vector<scan::TextEdit> edits) {
-  std::stable_sort(edits.begin(), edits.end(), [](const auto& x, const auto& y) { return x.begin < y.begin; });
+  // An insertion (`import torch_npu`, a note) at the offset where a replacement starts goes first.
+  std::stable_sort(edits.begin(), edits.end(),
+                   [](const auto& x, const auto& y) { return std::tie(x.begin, x.end) < std::tie(y.begin, y.end); });
   std::string out;
   out.reserve(text.size() + 64);
   uint32_t pos = 0;

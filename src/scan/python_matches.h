@@ -1,5 +1,6 @@
 // Rule matching on an analysed Python file. Each matcher family is one small unit:
-//   python_match_names.cpp    qualified names, imports, attributes (`.cuda()`), keyword arguments
+//   python_match_names.cpp    qualified names, imports, keyword arguments
+//   python_match_attributes.cpp  attributes on any expression (`.cuda()`, `.is_cuda`)
 //   python_match_strings.cpp  device strings, "nccl" backends
 //   python_match_env.cpp      environment variable names (os.environ, getenv)
 //   python_match_patterns.cpp loops (matmul/conv/sync in loops) and hand-written attention
@@ -38,7 +39,8 @@ struct EnvNameTable {
   bool is_cuda_name(std::string_view name) const;
 };
 
-void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
+void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);  // calls match_attributes
+void match_attributes(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
 void match_strings(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
 void match_env_names(const PythonAnalysis& a, const RuleCatalog& rules, const EnvNameTable& env,
                      std::vector<PyMatch>& out);
