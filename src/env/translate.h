@@ -35,6 +35,13 @@ std::string translate_shell_env(std::string_view text, std::vector<ShellEdit>& e
 std::string translate_env_file(std::string_view text, env::EnvFileKind kind, std::vector<ShellEdit>& edits,
                                std::vector<Finding>* notes = nullptr, const TranslateOptions& options = {});
 
+// True when a CUDA_VISIBLE_DEVICES value makes no GPU visible (the "force CPU" idiom: "-1", "", "none"):
+// CUDA, like torch's own parser, reads device IDs up to the first invalid or negative one, so a first
+// entry without a non-negative number leaves nothing (pytorch/pytorch : torch/cuda/__init__.py,
+// _parse_visible_devices). UUID lists ("GPU-...", "MIG-...") name devices. Such a value is not
+// translated: the Ascend device list takes only IDs (see translate_env_file).
+bool hides_every_cuda_device(std::string_view value);
+
 // The Ascend variable torch_npu reads instead of a CUDA one (CUDA_VISIBLE_DEVICES ->
 // ASCEND_RT_VISIBLE_DEVICES), for rewriting Python code such as os.environ["CUDA_VISIBLE_DEVICES"].
 std::optional<std::string> ascend_equivalent(std::string_view cuda_name);
