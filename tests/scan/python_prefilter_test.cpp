@@ -96,16 +96,17 @@ TEST(PythonPrefilter, EveryRuleExampleThatMatchesPasses) {
 
 // The installed corpora (scripts/install-deps.sh installs both): thousands of real files.
 TEST(PythonPrefilter, NoFileWithAMatchIsTurnedAwayInTheStdlibAndTorch) {
-  size_t corpora = 0;
+  size_t corpora = 0, matched = 0;
   for (const char* dir : {"/usr/lib/python3.11", "/usr/lib/python3/dist-packages/torch"}) {
     if (!fs::is_directory(dir)) continue;
     ++corpora;
     CorpusCount c = judge_tree(dir);
     EXPECT_GT(c.files, 500u) << dir;
     EXPECT_GT(c.turned_away, 0u) << dir << ": the filter turns nothing away";
-    EXPECT_GT(c.matched, 0u) << dir;
+    matched += c.matched;  // the standard library alone may have none (it runs on no device)
   }
   if (corpora == 0) GTEST_SKIP() << "neither /usr/lib/python3.11 nor Debian's python3-torch is installed";
+  EXPECT_GT(matched, 0u);
 }
 
 TEST(PythonPrefilter, PlainCodeAndCommentsAreTurnedAway) {
