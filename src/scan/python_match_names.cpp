@@ -249,9 +249,10 @@ class NameMatcher {
       else parts.emplace_back(ref.name_tok(a_.view, static_cast<uint32_t>(i + 1 - head_parts)), std::string(map.to[i]));
     }
     if (hidden && binding && binding->origin == BindingOrigin::star_import) {
-      // `cuda` from a star import: no import statement to carry the change; spell the module out.
+      // `cuda` from a star import: no import statement to carry the change; spell the module out
+      // at each use (uses torch.npu lacks are reported on their own).
       const std::string spelled = spell_module(a_, map.to_prefix(head_parts));
-      if (spelled.empty() || !all_uses_rewritten(head)) {
+      if (spelled.empty()) {
         m.blocked = true;
         m.message = "`" + std::string(head) + "` comes from a star import; write " + map.to_prefix(head_parts) + " by hand";
         return;
