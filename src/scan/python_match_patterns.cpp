@@ -118,7 +118,8 @@ bool has_device_evidence(const PythonAnalysis& a, uint32_t first, uint32_t last)
     if (!a.sig_is_name(k) || a.view.is_attribute(k)) continue;
     const std::string_view n = a.sig_text(k);
     if (n == "device" && a.sig_is_op(k + 1, "=") && k > 0 && (a.sig_is_op(k - 1, "(") || a.sig_is_op(k - 1, ",")) &&
-        !(a.sig_token(k + 2).kind == python::TokenKind::String && a.sig_text(k + 2).find("cpu") != std::string_view::npos))
+        !(k + 2 < a.view.sig.size() && a.sig_token(k + 2).kind == python::TokenKind::String &&
+          a.sig_text(k + 2).find("cpu") != std::string_view::npos))
       return true;
     if (is_model_name(n) && (a.sig_is_op(k + 1, "(") || a.sig_is_op(k + 1, "."))) return true;
   }
