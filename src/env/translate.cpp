@@ -15,6 +15,14 @@ namespace {
 
 using env::knowledge_base;
 
+// The Ascend variable of `pair` is a device list and `a` sets the CUDA one to a value that hides
+// every GPU (the force-CPU idiom): not a list of device IDs, so there is nothing to translate.
+const env::VarInfo* hides_every_device(const env::Assignment& a, const env::CudaPair& pair) {
+  const env::VarInfo* var = knowledge_base().var(pair.ascend);
+  if (!var || var->type != "device_list" || !a.has_value || a.unresolved) return nullptr;
+  return hides_every_cuda_device(a.value) ? var : nullptr;
+}
+
 class Translator {
  public:
   Translator(std::string_view text, env::EnvFileKind kind, std::vector<ShellEdit>& edits,
@@ -144,26 +152,6 @@ class Translator {
          pair.source);
   }
 
-  // The Ascend variable of `pair` is a device list and `a` sets the CUDA one to a value that hides
-  // every GPU (the force-CPU idiom): not a list of device IDs, so there is nothing to translate.
-  static const env::VarInfo* hides_every_device(const env::Assignment& a, const env::CudaPair& pair) {
-    const env::VarInfo* var = knowledge_base().var(pair.ascend);
-    if (!var || var->type != "device_list" || !a.has_value || a.unresolved) return nullptr;
-    return hides_every_cuda_device(a.value) ? var : nullptr;
-  }
-
-  // Names left alone everywhere in the file: set only to hide every device, never translated. Their
-  // `export NAME`, `unset NAME` and `$NAME` stay too, so the file keeps meaning one variable.
-  void find_kept_names(const env::ParsedEnvFile& parsed) {
-    std::vector<std::string_view> translated;
-    for (const auto& a : parsed.assignments) {
-      const env::CudaPair* pair = knowledge_base().cuda_pair(a.name);
-      if (!pair || !pair->automatic || !a.has_value) continue;
-      if (hides_every_device(a, *pair)) kept_names_.push_back(a.name);
-      else translated.push_back(a.name);
-    }
-    std::erase_if(kept_names_, [&](std::string_view n) { return std::find(translated.begin(), translated.end(), n) != translated.end(); });
-  }
   bool is_kept_name(std::string_view name) const {
     return std::find(kept_names_.begin(), kept_names_.end(), name) != kept_names_.end();
   }
@@ -181,10 +169,10 @@ class Translator {
     for (const auto& p : parsed.problems)
       note(p.offset, "env-parse-error", Severity::warning, "cannot parse: " + p.message,
            "variables inside this construct were not translated", kb.rule("env-parse-error").source);
-    find_kept_names(parsed);
+    kept_names_ = names_kept_for_hiding_every_device(parsed);
     for (const auto& a : parsed.assignments) {
       const env::CudaPair* pair = kb.cuda_pair(a.name);
-      if (pair && pair->automatic && (hides_every_device(a, *pair) || (!a.has_value && is_kept_name(a.name)))) {
+      if (pair && pair->automatic && keeps_cuda_name(a, kept_names_)) {
         if (const env::VarInfo* var = hides_every_device(a, *pair)) keep_hiding_assignment(a, *pair, *var);
         else kept_.emplace_back(a.name_begin, a.name_end);
       } else if (pair && pair->automatic) {
@@ -272,7 +260,7 @@ class Translator {
   std::vector<ShellEdit>& edits_;
   std::vector<Finding>* notes_;
   const TranslateOptions& options_;
-  std::vector<std::string_view> kept_names_;            // see find_kept_names
+  std::vector<std::string> kept_names_;                 // see names_kept_for_hiding_every_device
   std::vector<std::pair<size_t, size_t>> kept_;         // names deliberately left, not to note again
 };
 
@@ -289,6 +277,26 @@ std::string translate_env_file(std::string_view text, env::EnvFileKind kind, std
 std::string translate_shell_env(std::string_view text, std::vector<ShellEdit>& edits, std::vector<Finding>* notes,
                                 const TranslateOptions& options) {
   return translate_env_file(text, env::EnvFileKind::shell, edits, notes, options);
+}
+
+// A name the file sets only to hide every device keeps its CUDA spelling everywhere in the file
+// (`export NAME`, `unset NAME`, `$NAME`), so the file keeps meaning one variable.
+std::vector<std::string> names_kept_for_hiding_every_device(const env::ParsedEnvFile& parsed) {
+  std::vector<std::string> kept, translated;
+  for (const auto& a : parsed.assignments) {
+    const env::CudaPair* pair = knowledge_base().cuda_pair(a.name);
+    if (!pair || !pair->automatic || !a.has_value) continue;
+    (hides_every_device(a, *pair) ? kept : translated).push_back(a.name);
+  }
+  std::erase_if(kept, [&](const std::string& n) { return std::find(translated.begin(), translated.end(), n) != translated.end(); });
+  return kept;
+}
+
+bool keeps_cuda_name(const env::Assignment& a, const std::vector<std::string>& kept_names) {
+  const env::CudaPair* pair = knowledge_base().cuda_pair(a.name);
+  if (!pair || !pair->automatic) return false;
+  if (hides_every_device(a, *pair)) return true;
+  return !a.has_value && std::find(kept_names.begin(), kept_names.end(), a.name) != kept_names.end();
 }
 
 bool hides_every_cuda_device(std::string_view value) {

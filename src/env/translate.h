@@ -42,6 +42,12 @@ std::string translate_env_file(std::string_view text, env::EnvFileKind kind, std
 // translated: the Ascend device list takes only IDs (see translate_env_file).
 bool hides_every_cuda_device(std::string_view value);
 
+// What translation leaves of the force-CPU idiom, for callers that check its result (the env_parse
+// fuzz harness): the names a file sets only to values that hide every device keep their CUDA spelling
+// in all their assignments and $references; an assignment that hides every device keeps it too.
+std::vector<std::string> names_kept_for_hiding_every_device(const env::ParsedEnvFile& parsed);
+bool keeps_cuda_name(const env::Assignment& a, const std::vector<std::string>& kept_names);
+
 // The Ascend variable torch_npu reads instead of a CUDA one (CUDA_VISIBLE_DEVICES ->
 // ASCEND_RT_VISIBLE_DEVICES), for rewriting Python code such as os.environ["CUDA_VISIBLE_DEVICES"].
 std::optional<std::string> ascend_equivalent(std::string_view cuda_name);

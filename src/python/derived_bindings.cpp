@@ -99,6 +99,9 @@ void derive_star_cuda(const ModuleView& v, ImportTable& t) {
   bool used = false;
   for (uint32_t k : v.name_heads) {
     if (v.text(k) != "cuda") continue;
+    const uint32_t s = v.stmt_of[k];
+    if (s != kNoIndex && (v.is_name(v.statements[s].first_sig, "import") || v.is_name(v.statements[s].first_sig, "from")))
+      continue;  // `from torch import cuda as tc` names the module, binds no `cuda` (an import that does is in the table)
     if (!v.is_op(k + 1, ".")) return;  // bound, passed or called: not provably the module
     used = true;
   }

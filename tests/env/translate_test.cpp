@@ -220,6 +220,24 @@ TEST(EnvTranslate, DeviceListsAreTranslatedBesideAHidingCommand) {
   EXPECT_EQ(translate(once), once);
 }
 
+// What a checker of translate's output (the env_parse fuzz harness) may expect to stay CUDA-spelled.
+TEST(EnvTranslate, NamesKeptForTheForceCpuIdiom) {
+  const auto only_hiding = env::parse_env_file("export CUDA_VISIBLE_DEVICES=-1\nexport CUDA_VISIBLE_DEVICES\n", env::EnvFileKind::shell);
+  const auto kept = names_kept_for_hiding_every_device(only_hiding);
+  EXPECT_EQ(kept, std::vector<std::string>{"CUDA_VISIBLE_DEVICES"});
+  ASSERT_EQ(only_hiding.assignments.size(), 2u);
+  EXPECT_TRUE(keeps_cuda_name(only_hiding.assignments[0], kept));
+  EXPECT_TRUE(keeps_cuda_name(only_hiding.assignments[1], kept));
+  const auto mixed = env::parse_env_file("CUDA_VISIBLE_DEVICES=-1 a\nexport CUDA_VISIBLE_DEVICES=0\nexport CUDA_VISIBLE_DEVICES\n",
+                                         env::EnvFileKind::shell);
+  const auto none = names_kept_for_hiding_every_device(mixed);
+  EXPECT_TRUE(none.empty());
+  ASSERT_EQ(mixed.assignments.size(), 3u);
+  EXPECT_TRUE(keeps_cuda_name(mixed.assignments[0], none));
+  EXPECT_FALSE(keeps_cuda_name(mixed.assignments[1], none));
+  EXPECT_FALSE(keeps_cuda_name(mixed.assignments[2], none));
+}
+
 // Expected values from torch's parser (torch/cuda/__init__.py _parse_visible_devices, run with each
 // value): [] for the first group, a non-empty list for the second.
 TEST(EnvTranslate, WhichValuesHideEveryGpu) {

@@ -104,6 +104,9 @@ TEST(DerivedBindings, CudaBesideAStarImportOfTorch) {
   EXPECT_EQ(m.ts.tokens[cuda->first_tok].text(m.src), "*");
   EXPECT_EQ(m.qualified_at_line(2), "torch.cuda.synchronize");
   EXPECT_EQ(m.qualified_at_line(3), "torch.cuda.is_available");
+  // An import that names cuda without binding it does not count as a binding.
+  Module aliased("from torch import cuda as tc\nfrom torch import *\ncuda.synchronize()\n");
+  EXPECT_EQ(aliased.qualified_at_line(3), "torch.cuda.synchronize");
 }
 
 TEST(DerivedBindings, NoStarCudaWhenCudaIsBoundOrNotUsedAsAModule) {
