@@ -5,6 +5,7 @@
 // or an edit that moved a line into or out of an instruction, shows here even when a second
 // translate would change nothing); and the same $NAME references in the same order, renamed the same
 // way (a reference read short is not renamed).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -26,13 +27,16 @@ std::string renamed(const std::string& name, bool translated) {
   return pair && pair->automatic ? pair->ascend : name;
 }
 
-// Assignment names, then reference names (after a separator), in file order.
+// Assignment names, then reference names (after a separator), in file order. Translation keeps the
+// CUDA spelling of what the force-CPU idiom sets (names_kept_for_hiding_every_device).
 std::vector<std::string> names_of(std::string_view text, env::EnvFileKind kind, bool translated) {
   const env::ParsedEnvFile parsed = env::parse_env_file(text, kind);
+  const std::vector<std::string> kept = translated ? names_kept_for_hiding_every_device(parsed) : std::vector<std::string>{};
+  auto is_kept = [&](const std::string& n) { return std::find(kept.begin(), kept.end(), n) != kept.end(); };
   std::vector<std::string> names;
-  for (const auto& a : parsed.assignments) names.push_back(renamed(a.name, translated));
+  for (const auto& a : parsed.assignments) names.push_back(renamed(a.name, translated && !keeps_cuda_name(a, kept)));
   names.emplace_back("$");
-  for (const auto& r : parsed.references) names.push_back(renamed(r.name, translated));
+  for (const auto& r : parsed.references) names.push_back(renamed(r.name, translated && !is_kept(r.name)));
   return names;
 }
 }  // namespace

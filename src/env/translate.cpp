@@ -15,6 +15,14 @@ namespace {
 
 using env::knowledge_base;
 
+// The Ascend variable of `pair` is a device list and `a` sets the CUDA one to a value that hides
+// every GPU (the force-CPU idiom): not a list of device IDs, so there is nothing to translate.
+const env::VarInfo* hides_every_device(const env::Assignment& a, const env::CudaPair& pair) {
+  const env::VarInfo* var = knowledge_base().var(pair.ascend);
+  if (!var || var->type != "device_list" || !a.has_value || a.unresolved) return nullptr;
+  return hides_every_cuda_device(a.value) ? var : nullptr;
+}
+
 class Translator {
  public:
   Translator(std::string_view text, env::EnvFileKind kind, std::vector<ShellEdit>& edits,
@@ -144,14 +152,30 @@ class Translator {
          pair.source);
   }
 
+  bool is_kept_name(std::string_view name) const {
+    return std::find(kept_names_.begin(), kept_names_.end(), name) != kept_names_.end();
+  }
+
+  void keep_hiding_assignment(const env::Assignment& a, const env::CudaPair& pair, const env::VarInfo& var) {
+    kept_.emplace_back(a.name_begin, a.name_end);
+    note(a.name_begin, "env-cuda-name", Severity::warning,
+         fmt::format("{}=\"{}\" hides every GPU so that the program runs on the CPU; {} takes only a comma list of "
+                     "ascending device IDs, so this was not translated", a.name, a.value, pair.ascend),
+         "to run on the CPU on an Ascend machine, select the CPU device in the program (device='cpu')", var.source);
+  }
+
   void run(const env::ParsedEnvFile& parsed) {
     const auto& kb = knowledge_base();
     for (const auto& p : parsed.problems)
       note(p.offset, "env-parse-error", Severity::warning, "cannot parse: " + p.message,
            "variables inside this construct were not translated", kb.rule("env-parse-error").source);
+    kept_names_ = names_kept_for_hiding_every_device(parsed);
     for (const auto& a : parsed.assignments) {
       const env::CudaPair* pair = kb.cuda_pair(a.name);
-      if (pair && pair->automatic) {
+      if (pair && pair->automatic && keeps_cuda_name(a, kept_names_)) {
+        if (const env::VarInfo* var = hides_every_device(a, *pair)) keep_hiding_assignment(a, *pair, *var);
+        else kept_.emplace_back(a.name_begin, a.name_end);
+      } else if (pair && pair->automatic) {
         edit(a.name_begin, a.name_end, pair->ascend, *pair);
         if (a.name == "PYTORCH_CUDA_ALLOC_CONF" && a.has_value) alloc_value(a, *pair);
         else mapped_value(a, *pair);
@@ -177,7 +201,8 @@ class Translator {
     }
     for (const auto& r : parsed.references) {
       const env::CudaPair* pair = kb.cuda_pair(r.name);
-      if (pair && pair->automatic) edit(r.begin, r.end, pair->ascend, *pair);
+      if (pair && pair->automatic && is_kept_name(r.name)) kept_.emplace_back(r.begin, r.end);
+      else if (pair && pair->automatic) edit(r.begin, r.end, pair->ascend, *pair);
     }
     note_names_left(parsed);
   }
@@ -190,6 +215,8 @@ class Translator {
     auto handled = [&](size_t at) {
       for (const auto& e : edits_)
         if (e.begin <= at && at < e.end) return true;
+      for (const auto& [begin, end] : kept_)
+        if (begin <= at && at < end) return true;
       for (const auto* ranges : {&parsed.heredoc_bodies, &parsed.comments})
         for (const auto& [begin, end] : *ranges)
           if (begin <= at && at < end) return true;
@@ -233,6 +260,8 @@ class Translator {
   std::vector<ShellEdit>& edits_;
   std::vector<Finding>* notes_;
   const TranslateOptions& options_;
+  std::vector<std::string> kept_names_;                 // see names_kept_for_hiding_every_device
+  std::vector<std::pair<size_t, size_t>> kept_;         // names deliberately left, not to note again
 };
 
 }  // namespace
@@ -248,6 +277,39 @@ std::string translate_env_file(std::string_view text, env::EnvFileKind kind, std
 std::string translate_shell_env(std::string_view text, std::vector<ShellEdit>& edits, std::vector<Finding>* notes,
                                 const TranslateOptions& options) {
   return translate_env_file(text, env::EnvFileKind::shell, edits, notes, options);
+}
+
+// A name the file sets only to hide every device keeps its CUDA spelling everywhere in the file
+// (`export NAME`, `unset NAME`, `$NAME`), so the file keeps meaning one variable.
+std::vector<std::string> names_kept_for_hiding_every_device(const env::ParsedEnvFile& parsed) {
+  std::vector<std::string> kept, translated;
+  for (const auto& a : parsed.assignments) {
+    const env::CudaPair* pair = knowledge_base().cuda_pair(a.name);
+    if (!pair || !pair->automatic || !a.has_value) continue;
+    (hides_every_device(a, *pair) ? kept : translated).push_back(a.name);
+  }
+  std::erase_if(kept, [&](const std::string& n) { return std::find(translated.begin(), translated.end(), n) != translated.end(); });
+  return kept;
+}
+
+bool keeps_cuda_name(const env::Assignment& a, const std::vector<std::string>& kept_names) {
+  const env::CudaPair* pair = knowledge_base().cuda_pair(a.name);
+  if (!pair || !pair->automatic) return false;
+  if (hides_every_device(a, *pair)) return true;
+  return !a.has_value && std::find(kept_names.begin(), kept_names.end(), a.name) != kept_names.end();
+}
+
+bool hides_every_cuda_device(std::string_view value) {
+  if (value.starts_with("GPU-") || value.starts_with("MIG-")) return false;
+  std::string_view first = value.substr(0, value.find(','));
+  const size_t lead = first.find_first_not_of(" \t\n\r\f\v");
+  first = lead == std::string_view::npos ? std::string_view() : first.substr(lead);
+  const bool negative = first.starts_with('-');
+  if (negative || first.starts_with('+')) first.remove_prefix(1);
+  size_t digits = 0;
+  while (digits < first.size() && first[digits] >= '0' && first[digits] <= '9') ++digits;
+  if (digits == 0) return true;  // no ID before the first invalid character
+  return negative && first.substr(0, digits).find_first_not_of('0') != std::string_view::npos;  // -N, N > 0
 }
 
 std::optional<std::string> ascend_equivalent(std::string_view cuda_name) {

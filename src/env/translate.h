@@ -35,6 +35,19 @@ std::string translate_shell_env(std::string_view text, std::vector<ShellEdit>& e
 std::string translate_env_file(std::string_view text, env::EnvFileKind kind, std::vector<ShellEdit>& edits,
                                std::vector<Finding>* notes = nullptr, const TranslateOptions& options = {});
 
+// True when a CUDA_VISIBLE_DEVICES value makes no GPU visible (the "force CPU" idiom: "-1", "", "none"):
+// CUDA, like torch's own parser, reads device IDs up to the first invalid or negative one, so a first
+// entry without a non-negative number leaves nothing (pytorch/pytorch : torch/cuda/__init__.py,
+// _parse_visible_devices). UUID lists ("GPU-...", "MIG-...") name devices. Such a value is not
+// translated: the Ascend device list takes only IDs (see translate_env_file).
+bool hides_every_cuda_device(std::string_view value);
+
+// What translation leaves of the force-CPU idiom, for callers that check its result (the env_parse
+// fuzz harness): the names a file sets only to values that hide every device keep their CUDA spelling
+// in all their assignments and $references; an assignment that hides every device keeps it too.
+std::vector<std::string> names_kept_for_hiding_every_device(const env::ParsedEnvFile& parsed);
+bool keeps_cuda_name(const env::Assignment& a, const std::vector<std::string>& kept_names);
+
 // The Ascend variable torch_npu reads instead of a CUDA one (CUDA_VISIBLE_DEVICES ->
 // ASCEND_RT_VISIBLE_DEVICES), for rewriting Python code such as os.environ["CUDA_VISIBLE_DEVICES"].
 std::optional<std::string> ascend_equivalent(std::string_view cuda_name);

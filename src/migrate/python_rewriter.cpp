@@ -1,6 +1,7 @@
 #include "migrate/python_rewriter.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "common/errors.h"
 #include "migrate/import_insertion.h"
@@ -12,8 +13,16 @@ namespace banjia::migrate {
 
 namespace {
 
-std::string apply_edits(std::string_view text, std::vector<scan::TextEdit> edits) {
-  std::stable_sort(edits.begin(), edits.end(), [](const auto& x, const auto& y) { return x.begin < y.begin; });
+// In the order they apply: an insertion (`import torch_npu`, a note) at the offset where a
+// replacement starts goes first.
+std::vector<scan::TextEdit> in_text_order(std::vector<scan::TextEdit> edits) {
+  std::stable_sort(edits.begin(), edits.end(),
+                   [](const auto& x, const auto& y) { return std::tie(x.begin, x.end) < std::tie(y.begin, y.end); });
+  return edits;
+}
+
+// `edits` in text order.
+std::string apply_edits(std::string_view text, const std::vector<scan::TextEdit>& edits) {
   std::string out;
   out.reserve(text.size() + 64);
   uint32_t pos = 0;
@@ -23,6 +32,40 @@ std::string apply_edits(std::string_view text, std::vector<scan::TextEdit> edits
     pos = e.end;
   }
   out.append(text.substr(pos));
+  return out;
+}
+
+// The edited file in its declared (non-UTF-8) encoding, keeping the original bytes of everything not
+// edited. `text` is the decoded file and `edits` (text order) apply to it. Each unedited stretch and
+// each replaced stretch of the text is encoded on its own; together they must give back exactly the
+// original bytes, which holds for stateless encodings (latin-1, cp1252, gbk, ...). Then the edits'
+// texts, encoded, take the replaced stretches' places. nullopt when that does not hold (a stateful
+// encoding such as utf-7 or iso-2022-jp, whose bytes depend on what precedes them) or an edit's text
+// has no representation in the encoding.
+std::optional<std::string> encode_edited(std::string_view original, std::string_view text,
+                                         const std::vector<scan::TextEdit>& edits, const python::SourceFile& source) {
+  python::SourceEncoder encoder(source);
+  if (!encoder.ok()) return std::nullopt;
+  std::string out;
+  out.reserve(original.size() + 64);
+  size_t byte_pos = 0;
+  // Encodes text[from, to), which must be the next original bytes; false when it is not.
+  auto keep = [&](size_t from, size_t to, bool copy) {
+    auto enc = encoder.encode(text.substr(from, to - from));
+    if (!enc || original.substr(byte_pos, enc->size()) != *enc) return false;
+    if (copy) out.append(*enc);
+    byte_pos += enc->size();
+    return true;
+  };
+  size_t pos = 0;
+  for (const auto& e : edits) {
+    if (!keep(pos, e.begin, true) || !keep(e.begin, e.end, false)) return std::nullopt;
+    auto inserted = encoder.encode(e.text);
+    if (!inserted) return std::nullopt;
+    out.append(*inserted);
+    pos = e.end;
+  }
+  if (!keep(pos, text.size(), true) || byte_pos != original.size()) return std::nullopt;
   return out;
 }
 
@@ -153,15 +196,7 @@ FileRewrite rewrite_python(std::string_view bytes, const std::string& display, c
     all.insert(all.end(), notes.begin(), notes.end());
   }
   if (all.empty()) return fr;
-  // Edits apply to the decoded text; written back it would be UTF-8 under a cookie naming another
-  // encoding. Neither rewrites nor --annotate comments touch such a file (fuzz_rewrite found this
-  // with a utf-7 cookie and --annotate).
-  if (a->source.transcoded) {
-    fr.leftovers.push_back(scan::input_error_finding(
-        display, "source encoding is " + a->source.encoding + ", not UTF-8: not rewritten (convert it to UTF-8 first)"));
-    fr.changes.clear();
-    return fr;
-  }
+  all = in_text_order(std::move(all));
   std::string text = apply_edits(a->text(), all);
   // The result must still tokenize and declare the same encoding (an inserted comment on line 1 or 2
   // could read as a PEP 263 cookie; fuzz_rewrite found one with lone-CR line ends); otherwise keep the
@@ -170,6 +205,21 @@ FileRewrite rewrite_python(std::string_view bytes, const std::string& display, c
     fr.leftovers.push_back(scan::input_error_finding(display, "rewrite would not tokenize (or would change the encoding cookie); file left unchanged"));
     fr.changes.clear();
     return fr;
+  }
+  if (a->source.encoding != "utf-8") {
+    // Edits apply to the decoded text; they are written back in the file's own encoding. Where that
+    // cannot keep every other byte (fuzz_rewrite once found UTF-8 written under a utf-7 cookie),
+    // neither rewrites nor --annotate comments touch the file.
+    auto encoded = encode_edited(bytes, a->text(), all, a->source);
+    if (!encoded) {
+      fr.leftovers.push_back(scan::input_error_finding(
+          display, "source encoding is " + a->source.encoding +
+                       ", which cannot be edited in place here (a stateful encoding, or an edit it cannot represent): not "
+                       "rewritten (convert it to UTF-8 first)"));
+      fr.changes.clear();
+      return fr;
+    }
+    text = std::move(*encoded);
   }
   fr.rewritten = (a->source.had_bom ? std::string("\xEF\xBB\xBF") : std::string()) + text;
   std::stable_sort(fr.changes.begin(), fr.changes.end(),

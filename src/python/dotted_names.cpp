@@ -80,8 +80,9 @@ bool is_binding_site(const ModuleView& v, uint32_t k) {
 class NameFilter {
  public:
   explicit NameFilter(const ImportTable& t) {
-    for (const auto& entry : t.index)
-      if (!entry.first.empty()) set(key(entry.first));
+    for (const auto* index : {&t.index, &t.derived_index})
+      for (const auto& entry : *index)
+        if (!entry.first.empty()) set(key(entry.first));
   }
   bool may_match(std::string_view s) const { return !s.empty() && (bits_[key(s) >> 6] >> (key(s) & 63) & 1); }
 

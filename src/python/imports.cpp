@@ -114,6 +114,7 @@ ImportTable collect_imports(const ModuleView& view) {
     }
   }
   table.rebuild_index();
+  derive_bindings(view, table);
   return table;
 }
 
@@ -126,11 +127,16 @@ void ImportTable::rebuild_index() {
     // Module-level bindings win over nested ones; among equals the later one wins.
     if (!inserted && (b.indent_depth == 0 || bindings[it->second].indent_depth != 0)) it->second = i;
   }
+  derived_index.clear();
+  for (uint32_t i = 0; i < derived.size(); ++i)
+    if (!index.contains(derived[i].local)) derived_index.insert_or_assign(derived[i].local, i);
 }
 
 const ImportBinding* ImportTable::binding_for(std::string_view local) const {
-  auto it = index.find(local);
-  return it == index.end() ? nullptr : &bindings[it->second];
+  if (auto it = index.find(local); it != index.end()) return &bindings[it->second];
+  if (derived_index.empty()) return nullptr;  // nearly every file: no second lookup
+  auto it = derived_index.find(local);
+  return it == derived_index.end() ? nullptr : &derived[it->second];
 }
 
 std::optional<std::string> ImportTable::resolve(std::string_view local) const {

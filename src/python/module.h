@@ -68,7 +68,15 @@ ModuleView build_view(std::string_view src, const TokenStream& ts);
 // Same, into `out`, reusing its vectors' capacity (see tokenize(text, mode, out)).
 void build_view(std::string_view src, const TokenStream& ts, ModuleView& out);
 
-struct ImportBinding {   // one name bound by an import statement
+// Where a binding comes from: an import statement, or a name that resolves like one although no import
+// binds it (see ImportTable::derived).
+enum class BindingOrigin {
+  import_statement,
+  assignment,   // a module-level `NAME = dotted.chain` whose chain resolves (`sync = torch.cuda.synchronize`)
+  star_import,  // `cuda` used as a module in a file with `from torch import *` (see derive_bindings)
+};
+
+struct ImportBinding {   // one name bound by an import statement (or derived, see BindingOrigin)
   std::string local;     // name bound in the module ("th", "tc", "ac", "torch" for `import torch.cuda`; "*" for star)
   std::string target;    // fully qualified name `local` refers to ("torch", "torch.cuda", "torch.cuda.amp.autocast");
                          // relative imports keep their dots (".x", "..pkg.y")
@@ -79,20 +87,43 @@ struct ImportBinding {   // one name bound by an import statement
   uint32_t first_tok = 0, last_tok = 0;  // ts->tokens indices of the imported dotted name, for rewriting
   uint32_t alias_tok = kNoIndex;         // ts->tokens index of the alias name
   int indent_depth = 0;  // 0 = module level
+  BindingOrigin origin = BindingOrigin::import_statement;
+  // For derived bindings: assignment: first_tok/last_tok span the chain after `=` and alias_tok is
+  // the assigned name; star_import: first_tok = last_tok = the `*` of `from torch import *`.
 };
 
 struct ImportTable {
   std::vector<ImportBinding> bindings;  // in source order, module-level and nested
+  // Names no import binds that resolve like imports (derive_bindings), in source order. Kept apart
+  // so that whoever walks the import statements (`bindings`) sees only those.
+  std::vector<ImportBinding> derived;
   // Resolves a bound name: the last module-level binding of it wins; a name bound only inside
-  // functions/classes resolves to the last such binding. "th" -> "torch", "ac" -> "torch.cuda.amp.autocast".
+  // functions/classes resolves to the last such binding; a name no import binds resolves through
+  // `derived`. "th" -> "torch", "ac" -> "torch.cuda.amp.autocast".
   std::optional<std::string> resolve(std::string_view local) const;
   const ImportBinding* binding_for(std::string_view local) const;
 
   // local -> bindings index that resolve() uses; built by collect_imports (rebuild_index() after edits).
   std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> index;
+  // local -> derived index (names not in `index`).
+  std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> derived_index;
   void rebuild_index();
 };
+// The import table of a module, with its derived bindings.
 ImportTable collect_imports(const ModuleView& view);
+// Fills table.derived (and its index) from the view; collect_imports calls it. Syntactic and
+// conservative, so that a derived name never stands for something else:
+//  * assignment: a statement at indentation 0 that is exactly `NAME = NAME(.NAME)*`, whose chain
+//    resolves through the imports or an earlier derived alias, where NAME is bound nowhere else in
+//    the file (no import, other assignment, `def`/`class`/`for`/`as`/`global`/`del`, parameter) and is
+//    not an imported name. `ipg = dist.init_process_group` makes `ipg(...)` a call of
+//    torch.distributed.init_process_group.
+//  * star_import: torch's `__all__` has no `cuda` (torch 2.13: `from torch import *` binds no `cuda`),
+//    so a bare `cuda.X` beside `from torch import *` reaches torch.cuda only through another star
+//    import (a project module that re-exports it). banjia resolves such a `cuda` to torch.cuda when
+//    the file has `from torch import *`, no binding of `cuda` (import, assignment, parameter, loop
+//    variable, ...), and every bare `cuda` in it is followed by `.`.
+void derive_bindings(const ModuleView& view, ImportTable& table);
 
 // Dotted-name chains at use sites: every maximal NAME(.NAME)* chain not preceded by '.' whose head
 // is an imported name (th.cuda.synchronize -> torch.cuda.synchronize), plus the dotted names inside

@@ -114,6 +114,7 @@ std::string_view decode_source_in_place(std::string_view bytes, const std::strin
   if (bytes.size() >= UINT32_MAX) throw InputError(display_path, "file too large to scan (4 GiB or more)");
   out.had_bom = false;
   out.transcoded = false;
+  out.cookie.clear();
   if (bytes.starts_with(kBom)) {
     out.had_bom = true;
     bytes.remove_prefix(kBom.size());
@@ -141,9 +142,40 @@ std::string_view decode_source_in_place(std::string_view bytes, const std::strin
     }
     return bytes;
   }
+  out.cookie = cookie;
   out.text = transcode(bytes, cookie, name, display_path);
   out.transcoded = out.text != bytes;
   return out.text;
+}
+
+SourceEncoder::SourceEncoder(const SourceFile& source) {
+  for (const std::string& name : {source.cookie, source.encoding}) {
+    if (name.empty()) continue;
+    iconv_t cd = iconv_open(name.c_str(), "UTF-8");
+    if (cd != reinterpret_cast<iconv_t>(-1)) {
+      cd_ = cd;
+      return;
+    }
+  }
+}
+
+SourceEncoder::~SourceEncoder() {
+  if (cd_) iconv_close(static_cast<iconv_t>(cd_));
+}
+
+std::optional<std::string> SourceEncoder::encode(std::string_view utf8) {
+  if (!cd_) return std::nullopt;
+  const auto cd = static_cast<iconv_t>(cd_);
+  iconv(cd, nullptr, nullptr, nullptr, nullptr);  // initial shift state
+  std::string out(utf8.size() * 4 + 16, '\0');
+  char* in_ptr = const_cast<char*>(utf8.data());
+  size_t in_left = utf8.size();
+  char* out_ptr = out.data();
+  size_t out_left = out.size();
+  if (iconv(cd, &in_ptr, &in_left, &out_ptr, &out_left) == static_cast<size_t>(-1)) return std::nullopt;
+  if (iconv(cd, nullptr, nullptr, &out_ptr, &out_left) == static_cast<size_t>(-1)) return std::nullopt;  // back to it
+  out.resize(out.size() - out_left);
+  return out;
 }
 
 }  // namespace banjia::python

@@ -1,6 +1,7 @@
 // Turning the bytes of a .py file into UTF-8 text ready to tokenize: BOM, PEP 263 encoding
 // cookies, transcoding of non-UTF-8 sources, and clear errors for input that is not Python text.
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -11,6 +12,25 @@ struct SourceFile {            // decoded source, ready to tokenize
   bool had_bom = false;
   std::string encoding = "utf-8";  // normalised name from the PEP 263 cookie / BOM
   bool transcoded = false;         // true when text != original bytes (minus BOM); rewriters must not write back
+                                   // the text itself, but may re-encode it (SourceEncoder)
+  std::string cookie;              // the encoding name as the cookie spells it ("" without a cookie)
+};
+
+// Writes UTF-8 text back in a file's declared encoding (glibc iconv, the spellings decode_source
+// tried). Each call starts from the encoding's initial shift state and returns to it at the end, so
+// for a stateless encoding the pieces of a text encode to the pieces of its bytes.
+class SourceEncoder {
+ public:
+  explicit SourceEncoder(const SourceFile& source);
+  ~SourceEncoder();
+  SourceEncoder(const SourceEncoder&) = delete;
+  SourceEncoder& operator=(const SourceEncoder&) = delete;
+  bool ok() const { return cd_ != nullptr; }  // iconv knows the encoding
+  // nullopt when a character has no representation in the encoding.
+  std::optional<std::string> encode(std::string_view utf8);
+
+ private:
+  void* cd_ = nullptr;  // iconv_t
 };
 
 // Decodes bytes per PEP 263 (cookie on line 1, or line 2 when line 1 is blank or a comment) and BOM.

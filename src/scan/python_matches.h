@@ -1,5 +1,6 @@
 // Rule matching on an analysed Python file. Each matcher family is one small unit:
-//   python_match_names.cpp    qualified names, imports, attributes (`.cuda()`), keyword arguments
+//   python_match_names.cpp    qualified names, imports, keyword arguments
+//   python_match_attributes.cpp  attributes on any expression (`.cuda()`, `.is_cuda`)
 //   python_match_device_values.cpp  device strings and "nccl" backends, followed through names (device_flow.h)
 //   python_match_device_index.cpp   integer device indices (rank, local_rank) where a device goes
 //   python_match_env.cpp      environment variable names (os.environ, getenv)
@@ -39,7 +40,8 @@ struct EnvNameTable {
   bool is_cuda_name(std::string_view name) const;
 };
 
-void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
+void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);  // calls match_attributes
+void match_attributes(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
 void match_device_indices(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
 struct TreeContext;  // scan/tree_flow.h
 void match_device_values(const PythonAnalysis& a, const RuleCatalog& rules, const TreeContext* tree,

@@ -189,7 +189,12 @@ bool PythonPrefilter::scan_loops(std::string_view text, const python::TokenStrea
   // `from torch import matmul as mm`, the call in the loop reads `mm(...)`, and only the import holds
   // the name `matmul`.
   bool in_import = false;
+  bool alias_start = false, in_alias = false;
   auto counts = [&](bool loop_only) { return !loop_only || loop_depth >= 0 || in_import; };
+  // So does a qualified name's needle in a module-level alias (`mm = torch.matmul`,
+  // python::derive_bindings): the call in the loop reads `mm(...)`. A line at indentation 0 that
+  // starts `NAME =` is such a statement to its end. (Attribute-only needles are matched as written.)
+  auto counts_in_alias = [&](const NameNeedle& n) { return in_alias && !n.attribute_only; };
   // A line starting at or left of the outermost open loop's indentation closes it.
   auto close_loop = [&] {
     if (line_start && loop_depth >= depth) loop_depth = -1;
@@ -210,10 +215,12 @@ bool PythonPrefilter::scan_loops(std::string_view text, const python::TokenStrea
       case TokenKind::Name: {
         close_loop();
         const std::string_view name = t.text(text);
+        alias_start = line_start && depth == 0;
         if (brackets == 0 && loop_depth < 0 && (name == "for" || name == "while")) loop_depth = depth;
         if (name == "import") in_import = true;
         if (!may_be_needle(name)) break;
-        if (const NameNeedle* n = name_needle(name, after_dot); n && counts(n->loop_only)) return true;
+        if (const NameNeedle* n = name_needle(name, after_dot); n && (counts(n->loop_only) || counts_in_alias(*n)))
+          return true;
         break;
       }
       case TokenKind::String:
@@ -226,6 +233,8 @@ bool PythonPrefilter::scan_loops(std::string_view text, const python::TokenStrea
       case TokenKind::Op:
         close_loop();
         if (t.end - t.begin == 1) op = text[t.begin];
+        in_alias = in_alias || (alias_start && op == '=');
+        alias_start = false;
         if (op == '(' || op == '[' || op == '{') ++brackets;
         else if ((op == ')' || op == ']' || op == '}') && brackets > 0) --brackets;
         else if (op == '@' && needles_.binary_at_in_loops && !line_start && counts(true)) return true;
@@ -234,8 +243,9 @@ bool PythonPrefilter::scan_loops(std::string_view text, const python::TokenStrea
         close_loop();
         break;
     }
+    if (t.kind != TokenKind::Name) alias_start = false;
     line_start = t.kind == TokenKind::Newline;
-    if (line_start) in_import = false;
+    if (line_start) in_import = in_alias = false;
     after_dot = op == '.';
   }
   return false;

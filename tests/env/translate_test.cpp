@@ -179,5 +179,73 @@ TEST(EnvTranslate, AscendEquivalentForPythonCode) {
   EXPECT_EQ(ascend_equivalent("PATH"), std::nullopt);
 }
 
+// The force-CPU idiom: CUDA reads device IDs up to the first invalid or negative one, so "-1" or ""
+// hides every GPU (torch's own _parse_visible_devices returns [] for both). The Ascend list takes only
+// IDs (banjia env check calls ASCEND_RT_VISIBLE_DEVICES=-1 invalid), so these are reported, not renamed.
+TEST(EnvTranslate, HidingEveryGpuIsReportedNotTranslated) {
+  std::vector<ShellEdit> edits;
+  std::vector<Finding> notes;
+  const std::string text =
+      "export CUDA_VISIBLE_DEVICES=-1\n"
+      "CUDA_VISIBLE_DEVICES= python eval.py\n"
+      "export CUDA_VISIBLE_DEVICES=\"\"\n"
+      "echo $CUDA_VISIBLE_DEVICES\n";
+  EXPECT_EQ(translate(text, &edits, &notes), text);
+  EXPECT_TRUE(edits.empty());
+  ASSERT_EQ(notes.size(), 3u);
+  for (size_t i = 0; i < notes.size(); ++i) {
+    EXPECT_EQ(notes[i].rule, "env-cuda-name");
+    EXPECT_EQ(notes[i].line, static_cast<int>(i) + 1);
+    EXPECT_NE(notes[i].message.find("hides every GPU"), std::string::npos) << notes[i].message;
+    EXPECT_NE(notes[i].source.find("envref_07_0028"), std::string::npos);  // the ASCEND_RT_VISIBLE_DEVICES page
+  }
+}
+
+TEST(EnvTranslate, DeviceListsAreTranslatedBesideAHidingCommand) {
+  std::vector<Finding> notes;
+  EXPECT_EQ(translate("export CUDA_VISIBLE_DEVICES=0,1\nCUDA_VISIBLE_DEVICES=-1 python cpu_eval.py\n"
+                      "echo $CUDA_VISIBLE_DEVICES\n",
+                      nullptr, &notes),
+            "export ASCEND_RT_VISIBLE_DEVICES=0,1\nCUDA_VISIBLE_DEVICES=-1 python cpu_eval.py\n"
+            "echo $ASCEND_RT_VISIBLE_DEVICES\n");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].line, 2);
+  std::vector<ShellEdit> edits;
+  EXPECT_EQ(translate_env_file("ENV CUDA_VISIBLE_DEVICES=-1\n", env::EnvFileKind::dockerfile, edits),
+            "ENV CUDA_VISIBLE_DEVICES=-1\n");
+  EXPECT_EQ(translate_env_file("CUDA_VISIBLE_DEVICES=\n", env::EnvFileKind::dotenv, edits), "CUDA_VISIBLE_DEVICES=\n");
+  // Idempotent: translating the output again changes nothing more.
+  const std::string once = translate("export CUDA_VISIBLE_DEVICES=-1\nexport CUDA_VISIBLE_DEVICES=3\n");
+  EXPECT_EQ(once, "export CUDA_VISIBLE_DEVICES=-1\nexport ASCEND_RT_VISIBLE_DEVICES=3\n");
+  EXPECT_EQ(translate(once), once);
+}
+
+// What a checker of translate's output (the env_parse fuzz harness) may expect to stay CUDA-spelled.
+TEST(EnvTranslate, NamesKeptForTheForceCpuIdiom) {
+  const auto only_hiding = env::parse_env_file("export CUDA_VISIBLE_DEVICES=-1\nexport CUDA_VISIBLE_DEVICES\n", env::EnvFileKind::shell);
+  const auto kept = names_kept_for_hiding_every_device(only_hiding);
+  EXPECT_EQ(kept, std::vector<std::string>{"CUDA_VISIBLE_DEVICES"});
+  ASSERT_EQ(only_hiding.assignments.size(), 2u);
+  EXPECT_TRUE(keeps_cuda_name(only_hiding.assignments[0], kept));
+  EXPECT_TRUE(keeps_cuda_name(only_hiding.assignments[1], kept));
+  const auto mixed = env::parse_env_file("CUDA_VISIBLE_DEVICES=-1 a\nexport CUDA_VISIBLE_DEVICES=0\nexport CUDA_VISIBLE_DEVICES\n",
+                                         env::EnvFileKind::shell);
+  const auto none = names_kept_for_hiding_every_device(mixed);
+  EXPECT_TRUE(none.empty());
+  ASSERT_EQ(mixed.assignments.size(), 3u);
+  EXPECT_TRUE(keeps_cuda_name(mixed.assignments[0], none));
+  EXPECT_FALSE(keeps_cuda_name(mixed.assignments[1], none));
+  EXPECT_FALSE(keeps_cuda_name(mixed.assignments[2], none));
+}
+
+// Expected values from torch's parser (torch/cuda/__init__.py _parse_visible_devices, run with each
+// value): [] for the first group, a non-empty list for the second.
+TEST(EnvTranslate, WhichValuesHideEveryGpu) {
+  for (const char* v : {"-1", "", " ", "-1,0", "none", "NoDevFiles", "-3", ",0"})
+    EXPECT_TRUE(hides_every_cuda_device(v)) << v;
+  for (const char* v : {"0", "1,0", "0,-1", "-0", "+1", " 2", "3gpu", "GPU-5e7d", "MIG-0"})
+    EXPECT_FALSE(hides_every_cuda_device(v)) << v;
+}
+
 }  // namespace
 }  // namespace banjia
