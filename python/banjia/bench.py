@@ -9,7 +9,7 @@
                 train_step(batch)
 
 Then `banjia bench compare bench/gpu.json bench/npu.json` prints the table. The JSON schema
-("format": "banjia.bench", "version": 1) is documented in README.md (Benchmarks).
+("format": "banjia.bench", "version": 1) is documented in docs/bench.md.
 
 Timing: device events (torch.cuda.Event / torch.npu.Event) on cuda and npu, so the time is what the
 device spent between the two events; time.perf_counter on cpu. Warm-up steps are never measured.

@@ -1,6 +1,6 @@
 // One benchmark run as `bench compare` sees it: per-iteration step times plus what the recorder knew
 // (batch size, peak memory, power samples). Loaded from the recorder's JSON (python/banjia/bench.py,
-// schema in README.md (Benchmarks)) or from a CSV with an `iteration` column and a time column (`ms`, `us`, `s`).
+// schema in docs/bench.md) or from a CSV with an `iteration` column and a time column (`ms`, `us`, `s`).
 #pragma once
 #include <cstddef>
 #include <filesystem>

@@ -1,4 +1,4 @@
-// Recorder JSON runs (python/banjia/bench.py; schema "banjia.bench" version 1 in README.md (Benchmarks)).
+// Recorder JSON runs (python/banjia/bench.py; schema "banjia.bench" version 1 in docs/bench.md).
 #include <cmath>
 
 #include <fmt/format.h>

@@ -1,5 +1,5 @@
 // The one finding model shared by every verb (scan, migrate, env, trace, compare, bench).
-// Field names match the public JSON schema documented in the README.
+// Field names match the public JSON schema documented in docs/scan-migrate.md (JSON output).
 #pragma once
 #include <algorithm>
 #include <optional>

@@ -1,6 +1,6 @@
 // What `banjia trace summary` reports for one trace: per-step and overall device time breakdown,
 // kernel classes, top ops and kernels, launch delays, sync points, transfers, casts and NPU extras.
-// Field names here are the JSON field names documented in README.md (banjia trace).
+// Field names here are the JSON field names documented in docs/trace.md.
 #pragma once
 #include <functional>
 #include <map>

@@ -1,5 +1,5 @@
 // Renders Summary as JSON members, text and CSV tables (the JSON field names are the documented
-// public schema; see README.md (banjia trace)).
+// public schema; see docs/trace.md).
 #pragma once
 #include <string>
 

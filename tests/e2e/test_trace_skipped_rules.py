@@ -2,7 +2,7 @@
 
 The expected list is computed here from two independent inputs: what each rule needs (its `needs` in
 data/trace/advisors.toml) and what the trace file holds (device events? kernels? input shapes?),
-read with plain Python over the JSON. The reason texts are the ones README.md (banjia trace) lists."""
+read with plain Python over the JSON. The reason texts are the ones docs/trace.md lists."""
 import gzip
 import json
 import pathlib

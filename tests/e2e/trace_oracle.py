@@ -1,6 +1,6 @@
 """Independent reference computations over Kineto JSON for the `banjia trace` tests.
 
-Written directly from the definitions in README.md (banjia trace) (HTA's temporal breakdown; a step owns the
+Written directly from the definitions in docs/trace.md (HTA's temporal breakdown; a step owns the
 device work its host launched), with plain Python and the json module; shares no code with banjia.
 """
 import decimal
