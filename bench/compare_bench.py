@@ -183,6 +183,10 @@ def main() -> None:
           f"{rss_limit:,.0f} MB; load average before {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"{os.cpu_count()} cores.")
     print()
+    print("Measured commands: `banjia compare A/npy/dump.json B/npy/dump.json --format json -o FILE`; "
+          "`msprobe compare -tp A/pt/dump.json -gp B/pt/dump.json -o DIR` (a CSV result); A and B written by "
+          "`python bench/msprobe_convert.py DUMP OUT` from a banjia dump.")
+    print()
     with tempfile.TemporaryDirectory(prefix="banjia_compare_bench_") as tmp_name:
         tmp = pathlib.Path(tmp_name)
         total = synthesise(tmp, args.pairs, args.numel)
@@ -193,6 +197,8 @@ def main() -> None:
             native = (tmp / "syn_a", tmp / "syn_b")
             r = [run([args.banjia, "compare", *native, "--format", "json", "-o", os.devnull]) for _ in range(args.runs)]
             print(f"banjia compare (tensors.npz): median {median([x.wall for x in r]):.3f} s")
+            peerlib.glance("`compare`", "msprobe compare", f"synthetic dumps, {total / 1e9:.2f} GB of tensors",
+                           f"{median([x.wall for x in r]):.2f} s", f"not measured: {conv_err}", "", "", "")
             return
         tools, bj, ms, failure = measure(tmp / "ms_syn_a", tmp / "ms_syn_b", args.banjia, args.runs, args.peer_runs,
                                          tmp, ms_ok, rss_limit, args.timeout, native=(tmp / "syn_a", tmp / "syn_b"))
@@ -214,12 +220,19 @@ def main() -> None:
                   f"wall time; peak RSS {max(r.rss_mb for r in tools['msprobe']) / max(r.rss_mb for r in tools['banjia']):.1f}x. "
                   f"Per-entry Cosine: max difference {ag['d_cos']:.1e} over {ag['compared']} entries; MaxAbsErr: "
                   f"max relative difference {ag['d_abs']:.1e}.")
+            b_med, m_med = median([r.wall for r in tools["banjia"]]), median([r.wall for r in tools["msprobe"]])
+            glance = ["`compare`", "msprobe compare", f"synthetic dumps, {total / 1e9:.2f} GB of tensors",
+                      f"{b_med:.2f} s", f"{m_med:.1f} s", f"{m_med / b_med:.0f}x",
+                      f"{max(r.rss_mb for r in tools['banjia']):,.0f} / {max(r.rss_mb for r in tools['msprobe']):,.0f} MB",
+                      f"per-entry Cosine: {'yes' if ag['d_cos'] <= COSINE_TOLERANCE else '**no**'}"]
         else:
             print(f"msprobe: no result ({failure or ms_status}).")
+            glance = ["`compare`", "msprobe compare", f"synthetic dumps, {total / 1e9:.2f} GB of tensors",
+                      f"{median([r.wall for r in tools['banjia']]):.2f} s", f"failed: {failure or ms_status}", "", "", ""]
         print()
         pairs = QUICK_PAIRS if args.quick else FIXTURE_PAIRS
         print(f"### Fixture pairs (`tests/fixtures/gpu-h200/dumps`; A = run under test, B = reference; "
-              f"banjia {args.runs} runs, msprobe {args.peer_runs} runs each)")
+              f"runs: banjia {args.runs}, msprobe {args.peer_runs} each)")
         print()
         rows = []
         for a_name, b_name in pairs:
@@ -244,6 +257,10 @@ def main() -> None:
                          f"{ag['d_cos']:.1e} / {ag['d_abs']:.1e}",
                          f"`{ag['ms_rule']}`" + ("" if ag["ms_rule"] == ag["bj_rule"] else f" / banjia: `{ag['bj_rule']}`"),
                          "yes" if same else "**NO**", err_text))
+        agreed = sum(row[7] == "yes" for row in rows)
+        if glance[-1]:
+            glance[-1] += f"; fixture pairs, Cosine and first failing row: {agreed} of {len(rows)}"
+        peerlib.glance(*glance)
         print(table(["pair (A vs B)", "rows", "banjia median (ms)", "msprobe median (s)", "msprobe / banjia",
                      "max Δ Cosine / max rel. Δ MaxAbsErr", "first failing row (msprobe's data rules; same for both "
                      "unless noted)", "agree", "msprobe's first `error` row (all its rules)"], rows))

@@ -98,6 +98,9 @@ def main() -> None:
     print(f"msFmkTransplt: {'mstt ' + commit.read_text().strip()[:10] if msft_ok else 'not available: ' + why_not}; "
           f"load average before {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores.")
     print()
+    print("Measured commands: `banjia migrate SRC -o OUT`; `PYTHONPATH=MSFT python MSFT/ms_fmk_transplt.py -i SRC "
+          "-o OUT -v 2.1.0` (MSFT = mstt's msfmktransplt/src/ms_fmk_transplt; what pytorch_gpu2npu.sh runs).")
+    print()
     speed, left = [], []
     projects = [p for p in PROJECTS if not args.quick or "pytorch/examples" not in p[0]]
     with tempfile.TemporaryDirectory(prefix="banjia_migrate_peers_") as tmp_name:
@@ -144,7 +147,17 @@ def main() -> None:
                     continue
                 c = count_tree(tree)
                 left.append((name, tool, c["device"], c["mentions"], c["torch_cuda"], c["unparsed"]))
-    print(f"### Speed (banjia {args.runs} runs, msFmkTransplt {args.peer_runs} runs; each writes a migrated copy)")
+    measured = [row for row in speed if row[3] not in ("—", "")]
+    if not measured:
+        peerlib.glance("`migrate`", "msFmkTransplt", speed[0][0] if speed else "", "", f"not measured: {why_not}",
+                       "", "", "")
+    else:
+        first = measured[0]
+        lit = {row[1]: row[2] for row in left if row[0] == first[0]}
+        peerlib.glance("`migrate`", "msFmkTransplt", first[0], f"{first[2]} ms", f"{first[3]} s", first[4],
+                       f"{first[5]} MB", f'"cuda"/"nccl" literals left: {lit.get("banjia migrate")} (banjia), '
+                       f'{lit.get("msFmkTransplt")} (msFmkTransplt), of {lit.get("original")}')
+    print(f"### Speed (runs: banjia {args.runs}, msFmkTransplt {args.peer_runs}; each writes a migrated copy)")
     print()
     print(table(["project", ".py files", "banjia median (ms)", "msFmkTransplt median (s)", "msFmkTransplt / banjia",
                  "peak RSS MB (banjia / msFmkTransplt)", ".py files changed (banjia / msFmkTransplt)",

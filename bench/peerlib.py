@@ -74,8 +74,11 @@ def run(cmd: Sequence[str], *, cwd: Optional[pathlib.Path] = None, env: Optional
     its reaped descendants), peak RSS and output."""
     full_env = dict(os.environ, **(env or {}))
     t0 = time.perf_counter()
-    proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=full_env, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=full_env, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    except OSError as e:  # a peer that is not installed
+        return Run(wall=0.0, cpu=0.0, rss_mb=0.0, rc=127, stdout="", stderr=f"error: cannot run {cmd[0]}: {e.strerror}")
     out_chunks: dict[str, list[bytes]] = {"out": [], "err": []}
 
     def drain(stream, key):
@@ -159,3 +162,11 @@ def table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def glance(*cells: object) -> None:
+    """Appends one row to the summary table bench/run.sh puts at the top of BENCHMARKS.md ($GLANCE)."""
+    path = os.environ.get("GLANCE")
+    if path:
+        with open(path, "a") as f:
+            f.write("| " + " | ".join(str(c) for c in cells) + " |\n")

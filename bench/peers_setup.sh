@@ -47,6 +47,10 @@ if [ -x "$VENV/bin/python" ]; then
   pip_install msprobe "import msprobe" mindstudio-probe "torch==2.13.0"
   pip_install msprof_analyze "import msprof_analyze" msprof-analyze "torch==2.13.0"
   pip_install msfmktransplt_deps "import libcst, jedi, pandas, prettytable" libcst jedi pandas prettytable
+else
+  for name in torch hta msprobe msprof_analyze msfmktransplt_deps; do
+    echo "no venv ($(cat "$CACHE/status/venv"))" >"$CACHE/status/$name"
+  done
 fi
 
 clone() {  # clone NAME MIRROR_GIT_DIR URL : the newest commit's files in $CACHE/src/NAME

@@ -98,6 +98,10 @@ def main() -> None:
     print(f"msprof-analyze: {'installed' if ok else status}; memory guard {rss_limit:,.0f} MB; load average before "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores.")
     print()
+    print("Measured commands: `banjia trace compare BASELINE TARGET --format json -o FILE`; "
+          "`msprof-analyze compare -d TARGET -bp BASELINE -o DIR` (its default: every comparison, an xlsx result). "
+          "Agreement inputs (not timed): `banjia trace summary INPUT --format json`.")
+    print()
     speed, agree_rows = [], []
     with tempfile.TemporaryDirectory(prefix="banjia_trace_compare_peers_") as tmp_name:
         tmp = pathlib.Path(tmp_name)
@@ -172,7 +176,19 @@ def main() -> None:
                     agree &= not checked or close
                     cells.append(f"{ms:,.3f} / {us / 1e3:,.3f}" + ("" if checked else " (windows differ)"))
                 agree_rows.append((label, f"{side} ({totals[side]['format']})", *cells, "yes" if agree else "**NO**"))
-    print(f"### Speed and top compare row (banjia {args.runs} runs, msprof-analyze {args.peer_runs} runs)")
+    failed = [r for r in agree_rows if r[-1] != "yes"]
+    measured = [row for row in speed if row[2] != "—"]
+    if not measured:
+        peerlib.glance("`trace compare`", "msprof-analyze compare", speed[-1][0] if speed else "",
+                       f"{speed[-1][1]} ms" if speed else "", f"not measured: {status if not ok else speed[-1][5]}",
+                       "", "", "")
+    else:
+        last = measured[-1]
+        peerlib.glance("`trace compare`", "msprof-analyze compare", last[0], f"{last[1]} ms", f"{last[2]} s", last[3],
+                       f"{last[4]} MB", f"overall metrics: {'yes' if not failed else '**no**'} "
+                       f"({len(agree_rows) - len(failed)} of {len(agree_rows)} sides); top row: "
+                       f"{sum('(same)' in r[5] for r in measured)} of {len(measured)} pairs the same")
+    print(f"### Speed and top compare row (runs: banjia {args.runs}, msprof-analyze {args.peer_runs})")
     print()
     print(table(["pair (baseline vs target)", "banjia median (ms)", "msprof-analyze median (s)",
                  "msprof-analyze / banjia", "peak RSS MB (banjia / msprof-analyze)",

@@ -111,6 +111,7 @@ def main() -> None:
     args = ap.parse_args()
 
     hta_status = peerlib.peer_status("hta")
+    glance: list = []
     hta_ok = hta_status == "ok"
     # Leave a quarter of what is free now to the rest of the machine.
     rss_limit = float(os.environ.get("HTA_RSS_LIMIT_MB") or 0.75 * peerlib.mem_available_mb())
@@ -124,6 +125,11 @@ def main() -> None:
     print(f"HolisticTraceAnalysis: {hta_status if not hta_ok else 'installed'}; memory guard for HTA: "
           f"{rss_limit:,.0f} MB (three quarters of MemAvailable at start); load average before "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores.")
+    print()
+    print("Measured commands: `banjia trace summary TRACE --format json -o FILE`; HTA: `HTA_DISABLE_NS_ROUNDING=1 "
+          "python hta_breakdown.py DIR` where DIR holds only TRACE and the script is "
+          "`TraceAnalysis(trace_dir=DIR, include_last_profiler_step=True)`, `get_temporal_breakdown(visualize=False)`, "
+          "`get_gpu_kernel_breakdown(visualize=False)` (`HTA_SCRIPT` in bench/trace_peers.py).")
     print()
     with tempfile.TemporaryDirectory(prefix="banjia_trace_peers_") as tmp_name:
         tmp = pathlib.Path(tmp_name)
@@ -147,8 +153,12 @@ def main() -> None:
         print()
         if not hta_ok:
             print(f"HTA: not measured ({hta_status}).")
+            glance = ["`trace summary`", "HolisticTraceAnalysis", f"synthesised Kineto trace, {size / 1e6:,.0f} MB",
+                      f"{median([r.wall for r in b]):.2f} s", f"not measured: {hta_status}", "", "", ""]
         elif failure and not h:
             print(f"HTA: no result ({failure}).")
+            glance = ["`trace summary`", "HolisticTraceAnalysis", f"synthesised Kineto trace, {size / 1e6:,.0f} MB",
+                      f"{median([r.wall for r in b]):.2f} s", f"failed: {failure}", "", "", ""]
         else:
             print(f"**HTA / banjia (ratio of medians): {median([r.wall for r in h]) / median([r.wall for r in b]):.1f}x** "
                   f"wall time; peak RSS {max(r.rss_mb for r in h) / max(r.rss_mb for r in b):.1f}x.")
@@ -157,6 +167,11 @@ def main() -> None:
             print()
             rows_, agree = agreement(summary, hta)
             print(table(["headline", "HTA", "banjia", "relative difference"], rows_))
+            glance = ["`trace summary`", "HolisticTraceAnalysis", f"synthesised Kineto trace, {size / 1e6:,.0f} MB",
+                      f"{median([r.wall for r in b]):.2f} s", f"{median([r.wall for r in h]):.1f} s",
+                      f"{median([r.wall for r in h]) / median([r.wall for r in b]):.0f}x",
+                      f"{max(r.rss_mb for r in b):,.0f} / {max(r.rss_mb for r in h):,.0f} MB",
+                      f"compute / non-compute time: {'yes' if agree else '**no**'}"]
             print()
             t = hta["temporal"][0]
             print(f"Agreement: {'yes' if agree else 'NO'} (tolerance {TOLERANCE:g}). Idle: HTA "
@@ -165,7 +180,7 @@ def main() -> None:
                   "(different windows, so not compared).")
         print()
         traces = QUICK_TRACES if args.quick else FIXTURE_TRACES
-        print(f"### Fixture traces (`tests/fixtures/`; banjia {args.runs} runs, HTA {args.peer_runs} runs each)")
+        print(f"### Fixture traces (`tests/fixtures/`; runs: banjia {args.runs}, HTA {args.peer_runs} each)")
         print()
         rows = []
         for rel in traces:
@@ -191,6 +206,10 @@ def main() -> None:
                 rows.append((f"`{rel}`", f"{bm * 1e3:.1f}", "—", "—", f"{max(r.rss_mb for r in b):.0f} / —",
                              f"— / {o['compute_us']:,.1f}", f"— / {o['comm_us'] + o['memory_us']:,.1f}",
                              f"— / {o['idle_us']:,.0f}", f"HTA failed: {why}"))
+        if glance:
+            agreed = sum(row[-1] == "yes" for row in rows)
+            glance[-1] += f"; fixture traces: {agreed} of {len(rows)}" if glance[-1] else ""
+            peerlib.glance(*glance)
         print(table(["trace", "banjia median (ms)", "HTA median (s)", "HTA / banjia", "peak RSS MB (banjia / HTA)",
                      "compute µs (HTA / banjia)", "non-compute busy µs (HTA / banjia)",
                      "idle µs (HTA kernel span / banjia steps)", "compute and non-compute agree"], rows))
