@@ -5,7 +5,8 @@
 # runs, ratio of medians, peak RSS, whether the peer agrees on the headline number), runs the
 # stand-in comparisons where no peer tool exists and the Google Benchmark microbenchmarks, and writes
 # BENCHMARKS.md (machine, versions, command lines, tables) and each section to bench/results/.
-#   bash bench/run.sh            # RUNS=5 and PEER_RUNS=3 by default
+#   bash bench/run.sh            # RUNS=5 and PEER_RUNS=3 by default; HTA on the 1 GB trace takes
+#                                # minutes a run: BIG_PEER_RUNS=1 by default
 #   QUICK=1 bash bench/run.sh    # smoke run: small inputs, one run each, written to $OUT_DIR
 #                                # (default /tmp/banjia-bench-quick), never over BENCHMARKS.md
 # Environment: PYTHON (default .venv/bin/python: numpy and torch), BENCH_CACHE (the peers' venv and
@@ -77,7 +78,8 @@ src_commit() { cat "$BENCH_CACHE/src/$1/.source_commit" 2>/dev/null | cut -c1-12
 if [ "$QUICK" = 1 ]; then SIZE=50; SYN=10; Q=--quick; PAIRS="--pairs 8 --numel 1048576"; else SIZE=1000; SYN=50; Q=; PAIRS=; fi
 # shellcheck disable=SC2086
 section trace "trace summary vs HolisticTraceAnalysis (synthesised and fixture Kineto traces)" \
-  "$PYTHON" bench/trace_peers.py --banjia "$B" --size-mb "$SIZE" --runs "$RUNS" --peer-runs "$PEER_RUNS" $Q
+  "$PYTHON" bench/trace_peers.py --banjia "$B" --size-mb "$SIZE" --runs "$RUNS" --peer-runs "$PEER_RUNS" \
+  --big-peer-runs "${BIG_PEER_RUNS:-1}" $Q
 section trace_detail "trace summary alone: throughput, threads, phases (synthesised ${SIZE} MB trace)" \
   env PYTHON="$PYTHON" BANJIA_BIN="$B" bash bench/trace_bench.sh "$SIZE" "$RUNS"
 # shellcheck disable=SC2086
@@ -90,7 +92,7 @@ section compare "compare vs msprobe compare (the same dumps in msprobe's layout)
 section migrate "migrate vs msFmkTransplt (pytorch/examples, nanoGPT, examples/cifar_ddp)" \
   "$PYTHON" bench/migrate_peers.py --banjia "$B" --runs "$RUNS" --peer-runs "$PEER_RUNS" $Q
 section scan "scan and migrate vs ast.parse (stand-in; the torch package of .venv)" \
-  "$PYTHON" bench/scan_bench.py --banjia "$B" --runs "$RUNS" --tree "$TORCH_DIR"
+  "$PYTHON" bench/scan_bench.py --banjia "$B" --runs "$PEER_RUNS" --tree "$TORCH_DIR"
 section startup "start-up: small commands vs starting Python (stand-in)" \
   "$PYTHON" bench/startup_bench.py --banjia "$B" --runs "$([ "$QUICK" = 1 ] && echo 5 || echo 41)"
 section tokenizer "Python front-end vs CPython tokenize / ast.parse (reference implementation)" \

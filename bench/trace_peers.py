@@ -14,7 +14,7 @@ event's start up and end down to whole microseconds, ~1 µs less per kernel). Wh
   banjia from the first ProfilerStep's start to the end of the last step's device work.
 
     python bench/trace_peers.py --banjia build-release/src/banjia [--size-mb 1000] [--runs 5]
-                                [--peer-runs 3] [--quick]
+                                [--peer-runs 3] [--big-peer-runs 1] [--quick]
 """
 import argparse
 import json
@@ -105,9 +105,11 @@ def main() -> None:
     ap.add_argument("--banjia", default=str(peerlib.REPO / "build-release" / "src" / "banjia"))
     ap.add_argument("--size-mb", type=float, default=1000)
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--peer-runs", type=int, default=3)
+    ap.add_argument("--peer-runs", type=int, default=3, help="HTA runs per fixture trace")
+    ap.add_argument("--big-peer-runs", type=int, default=1,
+                    help="HTA runs on the synthesised trace (minutes each, more on a shared machine)")
     ap.add_argument("--quick", action="store_true", help="two fixture traces")
-    ap.add_argument("--timeout", type=float, default=1800, help="seconds per HTA run")
+    ap.add_argument("--timeout", type=float, default=3600, help="seconds per HTA run")
     args = ap.parse_args()
 
     hta_status = peerlib.peer_status("hta")
@@ -136,7 +138,7 @@ def main() -> None:
         with open(big, "rb") as f:  # page cache warm for both tools
             while f.read(1 << 24):
                 pass
-        b, h, summary, hta, failure = measure_pair(big, args.banjia, args.runs, args.peer_runs, tmp, hta_ok,
+        b, h, summary, hta, failure = measure_pair(big, args.banjia, args.runs, args.big_peer_runs, tmp, hta_ok,
                                                    rss_limit, args.timeout)
         print(f"### Synthesised trace: {size / 1e6:,.1f} MB, `{src.name}` repeated "
               f"({summary['events']:,} events, {len(summary['steps'])} steps)")
