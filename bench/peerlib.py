@@ -2,7 +2,9 @@
 memory guard and a time limit; where the peers live; Markdown helpers.
 
 Peak RSS is the largest resident set of any one process of the command (the child and every
-descendant it waited for: `wait4`'s ru_maxrss). The memory guard adds up the resident sets of the
+descendant it waited for), as GNU time reports it (`/usr/bin/time -f %M`). Not `wait4` from here:
+Linux keeps a process's high-water RSS across exec, so a child forked from this Python (which may
+hold a gigabyte of synthesised input) would report at least this process's RSS. The memory guard adds up the resident sets of the
 whole process group every 0.2 s and kills the group past the limit, so that a peer that would take
 the machine's memory (HTA on a 1 GB trace) gives a row saying so instead of an OOM kill.
 """
@@ -12,6 +14,7 @@ import pathlib
 import signal
 import statistics
 import subprocess
+import tempfile
 import threading
 import time
 from typing import Optional, Sequence
@@ -21,6 +24,7 @@ CACHE = pathlib.Path(os.environ.get("BENCH_CACHE") or
                      pathlib.Path(os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache") / "banjia-bench")
 PEER_PY = CACHE / "venv" / "bin" / "python"
 FIXTURES = REPO / "tests" / "fixtures"
+GNU_TIME = "/usr/bin/time"
 
 
 @dataclasses.dataclass
@@ -73,11 +77,17 @@ def run(cmd: Sequence[str], *, cwd: Optional[pathlib.Path] = None, env: Optional
     """Runs `cmd` in its own process group; returns its wall time, CPU time (user + sys of it and
     its reaped descendants), peak RSS and output."""
     full_env = dict(os.environ, **(env or {}))
+    rss_file = tempfile.NamedTemporaryFile(prefix="peerlib_rss_", delete=False)
+    rss_file.close()
+    argv = [str(c) for c in cmd]
+    if os.access(GNU_TIME, os.X_OK):
+        argv = [GNU_TIME, "-f", "%M", "-o", rss_file.name, *argv]
     t0 = time.perf_counter()
     try:
-        proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=full_env, stdin=subprocess.PIPE,
+        proc = subprocess.Popen(argv, cwd=cwd, env=full_env, stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    except OSError as e:  # a peer that is not installed
+    except OSError as e:
+        os.unlink(rss_file.name)
         return Run(wall=0.0, cpu=0.0, rss_mb=0.0, rc=127, stdout="", stderr=f"error: cannot run {cmd[0]}: {e.strerror}")
     out_chunks: dict[str, list[bytes]] = {"out": [], "err": []}
 
@@ -120,9 +130,17 @@ def run(cmd: Sequence[str], *, cwd: Optional[pathlib.Path] = None, env: Optional
     for r in readers:
         r.join(timeout=5)
     proc.returncode = os.waitstatus_to_exitcode(wstatus)
-    return Run(wall=wall, cpu=usage.ru_utime + usage.ru_stime, rss_mb=usage.ru_maxrss / 1024, rc=proc.returncode,
-               stdout=b"".join(out_chunks["out"]).decode(errors="replace"),
-               stderr=b"".join(out_chunks["err"]).decode(errors="replace"), killed=killed)
+    stderr = b"".join(out_chunks["err"]).decode(errors="replace")
+    rss_kb = float(usage.ru_maxrss)
+    with open(rss_file.name) as f:
+        reported = f.read().split()
+    os.unlink(rss_file.name)
+    if reported and reported[-1].isdigit():
+        rss_kb = float(reported[-1])
+    if proc.returncode != 0 and reported and not reported[-1].isdigit():
+        stderr += "\n" + " ".join(reported)  # GNU time's "Command exited with non-zero status N"
+    return Run(wall=wall, cpu=usage.ru_utime + usage.ru_stime, rss_mb=rss_kb / 1024, rc=proc.returncode,
+               stdout=b"".join(out_chunks["out"]).decode(errors="replace"), stderr=stderr, killed=killed)
 
 
 def median(values: Sequence[float]) -> float:
