@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Speed of `banjia bench compare` next to the obvious alternative: a numpy script doing the same
-statistics (median, p95, CV, Tukey outliers, 2000-resample percentile bootstrap of the median ratio).
+"""Speed of `banjia bench compare` next to a stand-in: a numpy script doing the same statistics
+(median, p95, CV, Tukey outliers, 2000-resample percentile bootstrap of the median ratio). No tool
+compares recorded step-time runs this way, so there is no real peer to run.
 
 Both are timed as a user runs them: a fresh process per comparison (for numpy that includes starting
 Python and importing numpy). The in-process numpy time is shown too. Medians over --runs repetitions.
 
-    /usr/bin/python3 bench/bench_compare.py [--runs 7] [--binary build/src/banjia]
+    .venv/bin/python bench/bench_compare.py [--runs 7] [--binary build/src/banjia]
 """
 import argparse
 import os
@@ -19,9 +20,9 @@ import time
 import numpy as np
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
-FIXTURES = REPO.parent / "shared" / "fixtures" / "gpu-h200" / "bench"
+FIXTURES = REPO / "tests" / "fixtures" / "gpu-h200" / "bench"
 
-# The alternative: what one would write with numpy for the same table (vectorised bootstrap).
+# The stand-in: what one would write with numpy for the same table (vectorised bootstrap).
 NUMPY_SCRIPT = r'''
 import sys, time, numpy as np
 t0 = time.perf_counter()
@@ -84,7 +85,7 @@ def main():
             ("synthetic 3 runs x 10,000 iterations", synthetic(pathlib.Path(tmp), 3, 10000)),
         ]
         print(f"machine: {os.cpu_count()} cores; medians of {args.runs} runs; fresh process per run\n")
-        print("| case | banjia bench compare (ms) | numpy script (ms) | numpy in-process (ms) | numpy / banjia |")
+        print("| case | banjia bench compare (ms) | numpy script, stand-in (ms) | numpy in-process (ms) | numpy / banjia |")
         print("|---|---:|---:|---:|---:|")
         for name, files in cases:
             b, _ = timed([args.binary, "bench", "compare", "-f", "json", "-o", os.devnull, *files], args.runs)

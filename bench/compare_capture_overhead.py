@@ -1,12 +1,14 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Overhead of banjia.capture(mode="stats") against a plain forward+backward step, on CPU.
 
-Models shaped like the fixture dumps' (../shared/fixtures/gpu-h200/dumps): a 2-layer GPT with d=128
+Models shaped like the fixture dumps' (tests/fixtures/gpu-h200/dumps): a 2-layer GPT with d=128
 on 2x32 tokens, and a ResNet-18-style CNN (torchvision is not installed here, so the basic blocks are
 written out) on 2x3x32x32. The captured step includes everything capture does: hooks, device-side
 statistics, the single host transfer and writing index.json. Medians over --steps steps after warm-up.
 
-    /usr/bin/python3 bench/compare_capture_overhead.py [--steps 30]
+No peer is measured here: msprobe's dump (PrecisionDebugger) targets NPU runs.
+
+    .venv/bin/python bench/compare_capture_overhead.py [--steps 30]
 """
 import argparse
 import pathlib

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Start-up cost, side by side: small `banjia` commands (the cost of every pre-commit hook or editor
-run) next to the floor of any Python-based tool (starting /usr/bin/python3 and importing `ast`), and
+run) next to the floor of any Python-based tool (starting this Python and importing `ast`), and
 a C program that does nothing (the cost of starting any process from Python's subprocess here).
 Medians over interleaved rounds.
 
-    /usr/bin/python3 bench/startup_bench.py [--banjia build-release/src/banjia] [--runs 41]
+    .venv/bin/python bench/startup_bench.py [--banjia build-release/src/banjia] [--runs 41]
 """
 import argparse
 import os

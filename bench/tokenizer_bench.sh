@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Python front-end throughput, side by side with CPython over the same files in one run:
 #   banjia (decode + tokenize + bracket/statement view + imports + dotted-name resolution)
-#   vs CPython 3.11 `tokenize.tokenize` and `ast.parse` (both single-threaded, like one banjia core).
+#   vs CPython's `tokenize.tokenize` and `ast.parse` (both single-threaded, like one banjia core): the
+#   reference implementation of the language, not a peer tool.
 # CPU time (best of N rounds) is reported, not wall time: shared build machines make wall time noisy.
-# Usage: bench/tokenizer_bench.sh [DIR] [ROUNDS]     (default: Debian's python3-torch, 3 rounds)
+# Usage: PYTHON=.venv/bin/python bench/tokenizer_bench.sh DIR [ROUNDS]     (default 3 rounds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DIR=${1:-/usr/lib/python3/dist-packages/torch}
+DIR=${1:?usage: bench/tokenizer_bench.sh DIR [ROUNDS]}
+PYTHON=${PYTHON:-python3}
 ROUNDS=${2:-3}
 TOKDUMP=${BANJIA_TOKDUMP:-build/tests/tools/banjia_tokdump}
 [ -x "$TOKDUMP" ] || { echo "build first: ninja -C build banjia_tokdump" >&2; exit 2; }
@@ -15,7 +17,7 @@ trap 'rm -f "$LIST"' EXIT
 find "$DIR" -name '*.py' -type f | sort > "$LIST"
 
 BANJIA_JSON=$("$TOKDUMP" --stats --rounds "$ROUNDS" --mode py312 --files-from "$LIST")
-/usr/bin/python3 - "$LIST" "$ROUNDS" "$BANJIA_JSON" <<'PY'
+"$PYTHON" - "$LIST" "$ROUNDS" "$BANJIA_JSON" <<'PY'
 import ast, io, json, sys, time, tokenize
 files = [l.rstrip("\n") for l in open(sys.argv[1])]
 rounds = int(sys.argv[2])

@@ -1,11 +1,11 @@
-#!/usr/bin/python3
-"""Synthesise a large Kineto trace by replicating a real fixture's events (for bench/trace_bench.sh).
+#!/usr/bin/env python3
+"""Synthesise a large Kineto trace by replicating a real fixture's events (for the trace benchmarks).
 
 Each copy is shifted in time past the previous one; correlation ids, External ids and flow ids are
 offset so launches still pair with their kernels, and ProfilerStep#N markers are renumbered, so the
 result is a valid multi-step trace of the same shape as the original.
 
-    bench/trace_synth.py ../shared/fixtures/gpu-h200/traces/resnet50_fp32.json.gz /tmp/big.json 1000
+    python bench/trace_synth.py tests/fixtures/gpu-h200/traces/resnet50_fp32.json.gz /tmp/big.json 1000
 """
 import gzip
 import json
