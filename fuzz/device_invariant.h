@@ -60,13 +60,13 @@ inline Counts count(std::string_view text) {
         ++c.npu_tests[std::string(txt(j))];
       }
     }
-    // name = "cuda" (the whole statement, at depth 0)
+    // NAME(.NAME)* = "cuda" (the whole statement, at depth 0; the target a chain and nothing else)
     if (starts(t, "cuda") && depth == 0 && i >= 2 && txt(i - 1) == "=" &&
         (kind(i + 1) == python::TokenKind::Newline || txt(i + 1) == ";" || kind(i + 1) == python::TokenKind::EndMarker) &&
         kind(stmt_start) == python::TokenKind::Name) {
       size_t j = stmt_start;
       while (txt(j + 1) == "." && kind(j + 2) == python::TokenKind::Name) j += 2;
-      ++c.cuda_stored[std::string(txt(j))];
+      if (j + 1 == i - 1) ++c.cuda_stored[std::string(txt(j))];
     }
   }
   return c;

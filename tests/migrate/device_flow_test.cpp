@@ -139,4 +139,8 @@ TEST(DeviceInvariant, CheckerFindsAComparisonFlippedWithoutItsProducer) {
   EXPECT_EQ(device_invariant_violation("device = 'npu'\nif device == 'npu':\n    pass\n",
                                        "device = 'cuda'\nif device == 'cuda':\n    pass\n"),
             "");
+  // `device..x = 'cuda'` (tokenizes, does not parse) stores nothing under `device`: fuzz_rewrite input.
+  EXPECT_EQ(device_invariant_violation("device = 'npu'\nt = 'npu' in device\ndevice..x = 'cuda'\n",
+                                       "device = 'cuda'\nt = 'cuda' in device\ndevice..x = 'cuda'\n"),
+            "");
 }
