@@ -9,7 +9,7 @@ Importable without torch (and without torch_npu); each feature imports torch whe
 """
 import importlib
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 # Lazily resolved attributes: name -> (module, attribute or None for the module itself). Functions
 # live in private modules (`_capture`) so that importing the module never rebinds the package
