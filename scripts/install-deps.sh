@@ -1,7 +1,29 @@
 #!/usr/bin/env bash
-# Installs everything banjia needs to build and test, from Debian 12 packages only.
-# Idempotent: packages already present are skipped; safe to run any number of times.
+# Installs the Debian packages banjia needs to build and test, on Debian 12 (bookworm) or 13 (trixie).
+# Idempotent: packages already present are skipped; safe to run any number of times. The Python side
+# (torch, numpy, pytest, mypy) lives in .venv, made by scripts/setup-venv.sh, not in Debian packages.
+# Prints the clang major version it chose for the fuzzers when asked: install-deps.sh --print-clang
 set -euo pipefail
+
+# Debian release -> the clang whose libFuzzer and sanitizer runtimes (libclang-rt-N-dev) it ships.
+debian_major() {
+  local v
+  v=$(cat /etc/debian_version 2>/dev/null || true)
+  case "$v" in
+    12.* | bookworm*) echo 12 ;;
+    13.* | trixie*) echo 13 ;;
+    *) echo "install-deps: /etc/debian_version is '${v:-missing}'; Debian 12 or 13 is needed" >&2; return 2 ;;
+  esac
+}
+DEBIAN=$(debian_major)
+case "$DEBIAN" in
+  12) CLANG=14 ;;
+  13) CLANG=19 ;;
+esac
+if [ "${1:-}" = "--print-clang" ]; then
+  echo "$CLANG"
+  exit 0
+fi
 
 PACKAGES=(
   # toolchain
@@ -11,9 +33,9 @@ PACKAGES=(
   libsqlite3-dev zlib1g-dev libzip-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # fuzzing (libFuzzer) and sanitizer runtimes
-  clang-14 libclang-rt-14-dev
-  # Python runtime tests and real-world corpora (torch package, numpy)
-  python3 python3-torch python3-numpy python3-pytest
+  "clang-$CLANG" "libclang-rt-$CLANG-dev"
+  # a Python 3 for CMake's version test; the test suites' Python is .venv (scripts/setup-venv.sh)
+  python3
   # HTML report rendering tests
   chromium
 )
@@ -26,13 +48,13 @@ for p in "${PACKAGES[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#PACKAGES[@]} packages present"
+  echo "install-deps: all ${#PACKAGES[@]} packages present (Debian $DEBIAN)"
   exit 0
 fi
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "install-deps: installing ${missing[*]}"
+echo "install-deps: installing on Debian $DEBIAN: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 # Lazily resolved attributes: name -> (module, attribute or None for the module itself). Functions
 # live in private modules (`_capture`) so that importing the module never rebinds the package

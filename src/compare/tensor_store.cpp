@@ -71,8 +71,10 @@ zip* open_from_memory(const LibZip& lz, std::string_view bytes, std::string& pro
 }
 }  // namespace
 
+// path.native() rather than a temporary path.string(): libzip() returns a process-wide object, but
+// GCC 14 (-Wdangling-reference) reads a reference result from a call with a temporary argument as dangling.
 NpzArchive::NpzArchive(const std::filesystem::path& path, ZipLimits limits)
-    : zip_(libzip(path.string())), path_(path), file_(path) {
+    : zip_(libzip(path.native())), path_(path), file_(path) {
   std::string problem;
   zip* z = open_from_memory(zip_, file_.bytes(), problem);
   if (!z) throw InputError(path.string(), "not a readable npz (zip) archive: " + problem);

@@ -28,7 +28,6 @@ class Lexer {
         content_end_ = i_;
       }
     }
-    end_word();
     end_command();
     if (!stopped_ && !heredocs_.empty()) read_heredocs();
     return std::move(out_);
