@@ -1,12 +1,33 @@
 #!/usr/bin/env bash
-# The main job on the embedded example: install, build, then migrate examples/cifar_ddp to
-# build/cifar_ddp-npu, printing the diff of every edit and the summary (files changed, edits per rule,
-# items left for manual work). The change log is written to build/cifar_ddp-npu.changes.json.
+# The main job on the embedded examples. Installs what is missing and builds, then:
+#  1. migrates examples/cifar_ddp to build/cifar_ddp-npu, printing the diff of every edit and the
+#     summary (files changed, edits per rule, items left for manual work); the change log is written to
+#     build/cifar_ddp-npu.changes.json;
+#  2. migrates examples/npu_sim to build/npu_sim-npu and runs every migrated program on the simulated
+#     NPU (python -m banjia.npu_sim), one summary line each. Exits 1 when one of them does not run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh >&2
+bash scripts/setup-venv.sh >&2
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j "$(nproc)" >&2
-rm -rf build/cifar_ddp-npu
-./build/src/banjia migrate examples/cifar_ddp -o build/cifar_ddp-npu --diff \
-  --report build/cifar_ddp-npu.changes.json 2>&1
+cmake --build build -j "$(nproc)" --target banjia >&2
+B=$PWD/build/src/banjia
+
+echo "== 1. migrate examples/cifar_ddp"
+rm -rf build/cifar_ddp-npu build/npu_sim-npu
+"$B" migrate examples/cifar_ddp -o build/cifar_ddp-npu --diff --report build/cifar_ddp-npu.changes.json 2>&1
+
+echo
+echo "== 2. migrate examples/npu_sim, then run each migrated program on the simulated NPU"
+"$B" migrate examples/npu_sim -o build/npu_sim-npu 2>&1 | sed -n '1p'
+failed=0
+for script in build/npu_sim-npu/*.py; do
+  name=$(basename "$script")
+  if log=$(cd build/npu_sim-npu && PYTHONPATH="$OLDPWD/python" "$OLDPWD/.venv/bin/python" -m banjia.npu_sim "$name" 2>&1 >/dev/null); then
+    echo "  ok    $name: $(grep -m1 'aten ops on npu' <<<"$log" | sed 's/^banjia npu_sim: //')"
+  else
+    failed=1
+    echo "  FAIL  $name: $(grep -m1 'banjia npu_sim:' <<<"$log" | sed 's/^banjia npu_sim: //')"
+  fi
+done
+exit $failed

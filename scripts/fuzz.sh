@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses (fuzz/, clang-14 + ASan/UBSan) and runs each for SECONDS (default 30)
+# Builds the libFuzzer harnesses (fuzz/, the clang install-deps.sh picks + ASan/UBSan) and runs each for SECONDS (default 30)
 # on its seed corpus, one per CPU at a time (FUZZ_CPUS=0,1 picks the CPUs). Prints executions and
 # crashes per harness; exits 1 when any harness crashed (the input is saved under
 # build-fuzz/artifacts/<harness>/), 2 when the build fails.
@@ -33,7 +33,8 @@ HARNESSES=("$@")
 [ ${#HARNESSES[@]} -eq 0 ] && HARNESSES=(python_tokenizer rewrite env_parse csv bench_run scan_deps trace_json ascend_csv ascend_db npy msprobe_dump)
 
 if [ ! -f "$BUILD/build.ninja" ]; then
-  CC=clang-14 CXX=clang++-14 cmake -S . -B "$BUILD" -G Ninja -DBANJIA_FUZZ=ON -DBANJIA_TESTS=OFF \
+  CLANG=$(bash scripts/install-deps.sh --print-clang)
+  CC=clang-$CLANG CXX=clang++-$CLANG cmake -S . -B "$BUILD" -G Ninja -DBANJIA_FUZZ=ON -DBANJIA_TESTS=OFF \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 2
 fi
 ninja -C "$BUILD" -j "${FUZZ_JOBS:-$(nproc)}" "${HARNESSES[@]/#/fuzz_}" >/dev/null || { echo "fuzz build failed" >&2; exit 2; }

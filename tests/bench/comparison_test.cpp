@@ -12,10 +12,12 @@ namespace {
 
 const std::string kFixtures = banjia::test::fixture("gpu-h200/bench").string() + "/";
 
-const MetricComparison& metric(const Comparison& c, size_t run, const std::string& name) {
+// A string_view name: with `const std::string&`, GCC 14's -Wdangling-reference flags every call
+// with a literal (a temporary string bound to a parameter of a function returning a reference).
+const MetricComparison& metric(const Comparison& c, size_t run, std::string_view name) {
   for (const auto& m : c.vs_baseline.at(run))
     if (m.metric == name) return m;
-  throw std::runtime_error("no metric " + name);
+  throw std::runtime_error("no metric " + std::string(name));
 }
 
 TEST(BenchComparison, H200Bf16ChannelsLastIsFasterThanFp32) {

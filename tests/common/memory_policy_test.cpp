@@ -41,9 +41,18 @@ Mapping mapping_of(const void* p) {
   return m;
 }
 
+// GCC defines __SANITIZE_ADDRESS__; clang answers __has_feature.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define BANJIA_SANITIZED_HEAP 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define BANJIA_SANITIZED_HEAP 1
+#endif
+#endif
+
 // Why these checks cannot run here, or nullptr.
 const char* why_not_here() {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef BANJIA_SANITIZED_HEAP
   return "the sanitizer's allocator replaces malloc's heap";
 #else
   std::ifstream f("/sys/kernel/mm/transparent_hugepage/enabled");

@@ -1,5 +1,6 @@
 // Helpers for the tokenizer tests: readable token lists and the lossless property.
 #pragma once
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <string>
