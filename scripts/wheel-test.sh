@@ -7,6 +7,9 @@
 # else python3.11, else python3). Exits 1 on a failed check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# What is checked is the installed wheel: a PYTHONPATH to the source tree (scripts/test.sh sets one
+# for the other tests) would import python/banjia instead.
+unset PYTHONPATH
 WHEEL_DIR=${WHEEL_DIR:-build/wheelhouse}
 if [ -z "${PYTHON:-}" ]; then
   if [ -x .venv/bin/python ]; then PYTHON=.venv/bin/python
