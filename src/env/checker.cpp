@@ -60,7 +60,9 @@ std::vector<Finding> check_parsed_file(const std::string& display, const ParsedE
       if (unknown_shell_vars.erase(a.name)) check_unknown_name(a.name, site, out);
       continue;
     }
-    if (!check_known_name(a.name, site, out, &v)) {
+    std::optional<std::string_view> value;
+    if (a.has_value && !a.unresolved) value = a.value;
+    if (!check_known_name(a.name, site, out, &v, value)) {
       if (a.kind == AssignKind::plain) unknown_shell_vars.insert(a.name);
       else check_unknown_name(a.name, site, out);
     }
@@ -83,7 +85,7 @@ std::vector<Finding> check_environment(const std::vector<std::string>& entries, 
     std::string name = e.substr(0, eq), value = e.substr(eq + 1);
     Site site{"(environment)", 0, 0};
     const VarInfo* v = nullptr;
-    if (!check_known_name(name, site, out, &v)) check_unknown_name(name, site, out);
+    if (!check_known_name(name, site, out, &v, value)) check_unknown_name(name, site, out);
     if (v) check_value(*v, value, false, site, purpose, out);
     env[name] = Setting{value, false, site};
   }

@@ -1,6 +1,7 @@
 // `banjia env check`: findings for environment assignments (from files or the process environment).
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,7 +25,10 @@ using Environment = std::map<std::string, Setting>;
 
 // Checks a name found in the knowledge base (variable, set_option key, invented/legacy name, CUDA name).
 // Returns false when the name is in none of them. *var is set when the value should be checked too.
-bool check_known_name(std::string_view name, const Site& site, std::vector<Finding>& out, const VarInfo** var);
+// `value` is the assigned value where the file or environment gives one: a CUDA device list that
+// hides every GPU (the force-CPU idiom) has no Ascend translation, so it is not offered as a rename.
+bool check_known_name(std::string_view name, const Site& site, std::vector<Finding>& out, const VarInfo** var,
+                      std::optional<std::string_view> value = std::nullopt);
 
 // For a name the knowledge base does not know: a near miss of a documented name, a case slip, an
 // Ascend-looking name torch_npu does not read, or a CUDA/NCCL name without an Ascend equivalent.

@@ -130,6 +130,28 @@ TEST(EnvCheck, NamesThatAreNotVariables) {
   EXPECT_EQ(find(fs, "env-cuda-name")->replacement, "ASCEND_RT_VISIBLE_DEVICES");
 }
 
+// The force-CPU idiom (CUDA_VISIBLE_DEVICES="-1" or "") has no Ascend spelling: ASCEND_RT_VISIBLE_DEVICES
+// takes only device IDs, so "-1" there is a value env check itself reports. The check therefore offers
+// the rename exactly where following it yields a valid Ascend setting: the rename is applied by hand
+// here and the renamed file is checked again.
+TEST(EnvCheck, RenameIsOfferedOnlyWhereTheAscendValueIsValid) {
+  for (std::string value : {"-1", "", "0", "0,1", "2,3,5", "none"}) {
+    SCOPED_TRACE(value);
+    auto fs = check("export CUDA_VISIBLE_DEVICES=\"" + value + "\"\n");
+    const Finding* f = find(fs, "env-cuda-name");
+    ASSERT_NE(f, nullptr);
+    auto renamed = check("export ASCEND_RT_VISIBLE_DEVICES=\"" + value + "\"\n");
+    const bool ascend_value_valid = find(renamed, "env-invalid-value") == nullptr &&
+                                    find(renamed, "env-normalised-value") == nullptr &&
+                                    find(renamed, "env-undocumented-value") == nullptr;
+    EXPECT_EQ(f->fix == FixKind::automatic, ascend_value_valid);
+    EXPECT_EQ(f->replacement.has_value(), ascend_value_valid);
+    if (!ascend_value_valid) {
+      EXPECT_NE(f->message.find("hides every GPU"), std::string::npos) << f->message;
+    }
+  }
+}
+
 TEST(EnvCheck, UnresolvedValuesAreSaidNotChecked) {
   auto fs = check("export TASK_QUEUE_ENABLE=${TQ:-9} HCCL_IF_IP=$(hostname -I)\n");
   ASSERT_EQ(fs.size(), 1u);
