@@ -10,6 +10,7 @@ import pathlib
 import re
 import struct
 import subprocess
+import threading
 import tomllib
 import zipfile
 
@@ -146,6 +147,27 @@ def gen_dump_dir_symlink_cycles(d):  # no dump inside, only directory cycles for
     os.symlink(root, root / "step0" / "rank0" / "up")
     os.symlink(root / "step0", root / "step0" / "rank0" / "loop")
     return root
+
+
+def gen_dev_zero(d):  # endless NUL bytes
+    return pathlib.Path("/dev/zero")
+
+
+def gen_endless_text_fifo(d):  # a FIFO fed 'export A=1' lines until its reader goes away
+    p = d / "endless.sh"
+    os.mkfifo(p)
+
+    def feed():
+        line = b"export A=1\n" * 4096
+        try:
+            with open(p, "wb") as f:
+                while True:
+                    f.write(line)
+        except (BrokenPipeError, OSError):
+            pass
+
+    threading.Thread(target=feed, daemon=True).start()
+    return p
 
 
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
