@@ -170,6 +170,18 @@ def gen_endless_text_fifo(d):  # a FIFO fed 'export A=1' lines until its reader 
     return p
 
 
+def gen_dump_json_on_dev_zero(d):  # an msprobe dump.json that is a link to /dev/zero
+    (d / "rank0").mkdir()
+    os.symlink("/dev/zero", d / "rank0" / "dump.json")
+    return d / "rank0" / "dump.json"
+
+
+def gen_trace_and_dev_zero_map(d):  # a good trace at {tmp}/t.json; the input is the --map file
+    (d / "t.json").write_text('{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 1, "tid": 1, '
+                              '"ts": 1, "dur": 2}]}')
+    return pathlib.Path("/dev/zero")
+
+
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}
 
 
