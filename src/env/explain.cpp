@@ -28,7 +28,7 @@ Entry describe(const VarInfo& v) {
   if (v.multiple_of) values += fmt::format(", multiple of {}", *v.multiple_of);
   std::string invalid;
   if (v.invalid == InvalidPolicy::error)
-    invalid = "torch_npu fails at startup" + (v.invalid_message.empty() ? "" : ": \"" + v.invalid_message + "\"");
+    invalid = "makes " + v.fails + (v.invalid_message.empty() ? "" : ": \"" + v.invalid_message + "\"");
   if (v.invalid == InvalidPolicy::normalised) invalid = "silently replaced by " + v.normalised_to;
   if (v.strtol) invalid = "parsed with strtol: non-numeric text such as 'true' reads as 0";
   e.fields = {{"component", v.component},

@@ -61,6 +61,18 @@ TEST(EnvCheck, StartupFailuresAreErrors) {
   }
 }
 
+// HCCL reads HCCL_CONNECT_TIMEOUT itself (ParseLinkConnTimeOut): only decimal digits in [120, 7200],
+// anything else makes communicator creation fail, which is an error, not a documentation warning.
+TEST(EnvCheck, HcclRefusesAConnectTimeoutOutsideDigitsAndItsRange) {
+  for (const char* bad : {"abc", "60", "7201", "12x"}) {
+    auto fs = check(std::string("export HCCL_CONNECT_TIMEOUT=") + bad + "\n");
+    ASSERT_EQ(rules(fs), std::vector<std::string>{"env-invalid-value"}) << bad;
+    EXPECT_EQ(fs[0].severity, Severity::error) << bad;
+    EXPECT_NE(fs[0].message.find("makes HCCL fail to create a communicator"), std::string::npos) << fs[0].message;
+  }
+  for (const char* good : {"120", "1200", "7200"}) EXPECT_TRUE(check(std::string("export HCCL_CONNECT_TIMEOUT=") + good + "\n").empty()) << good;
+}
+
 TEST(EnvCheck, BothAllocNamesIsAnError) {
   auto fs = check("export PYTORCH_NPU_ALLOC_CONF=expandable_segments:True\nexport PYTORCH_ALLOC_CONF=expandable_segments:True\n");
   const Finding* f = find(fs, "env-alloc-both-names");
