@@ -191,5 +191,30 @@ TEST(EnvCheck, AdvisorSettingsAreInfo) {
   for (const auto& f : fs) EXPECT_EQ(f.severity, Severity::info);
 }
 
+// A file that sets a CUDA name and its Ascend equivalent to different values: on Ascend only the Ascend
+// one is read, and env translate would not rename the CUDA one, so check offers no rename either.
+TEST(EnvCheck, CudaAndAscendNamesSetToDifferentValues) {
+  auto fs = check("export ASCEND_RT_VISIBLE_DEVICES=0,1\nexport CUDA_VISIBLE_DEVICES=2,3\n");
+  const Finding* conflict = find(fs, "env-cuda-ascend-conflict");
+  ASSERT_NE(conflict, nullptr);
+  EXPECT_EQ(conflict->severity, Severity::warning);
+  EXPECT_EQ(conflict->line, 2);
+  EXPECT_EQ(conflict->evidence, "CUDA_VISIBLE_DEVICES=2,3 and ASCEND_RT_VISIBLE_DEVICES=0,1 (line 1)");
+  const Finding* cuda = find(fs, "env-cuda-name");
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_EQ(cuda->fix, FixKind::manual);
+  EXPECT_FALSE(cuda->replacement.has_value());
+
+  EXPECT_EQ(find(check("export ASCEND_RT_VISIBLE_DEVICES=0,1\nexport CUDA_VISIBLE_DEVICES=0,1\n"),
+                 "env-cuda-ascend-conflict"), nullptr);
+  EXPECT_EQ(find(check("export HCCL_DETERMINISTIC=true\nexport NCCL_DETERMINISTIC=1\n"), "env-cuda-ascend-conflict"),
+            nullptr);
+  EXPECT_NE(find(check("export HCCL_DETERMINISTIC=false\nexport NCCL_DETERMINISTIC=1\n"), "env-cuda-ascend-conflict"),
+            nullptr);
+  EXPECT_NE(find(check_environment({"CUDA_VISIBLE_DEVICES=1", "ASCEND_RT_VISIBLE_DEVICES=0"}, Purpose::production),
+                 "env-cuda-ascend-conflict"),
+            nullptr);
+}
+
 }  // namespace
 }  // namespace banjia::env
