@@ -28,10 +28,11 @@ std::string renamed(const std::string& name, bool translated) {
 }
 
 // Assignment names, then reference names (after a separator), in file order. Translation keeps the
-// CUDA spelling of what the force-CPU idiom sets (names_kept_for_hiding_every_device).
+// CUDA spelling of what it leaves untranslated (names_kept_untranslated: the force-CPU idiom, a
+// setting its Ascend counterpart contradicts).
 std::vector<std::string> names_of(std::string_view text, env::EnvFileKind kind, bool translated) {
   const env::ParsedEnvFile parsed = env::parse_env_file(text, kind);
-  const std::vector<std::string> kept = translated ? names_kept_for_hiding_every_device(parsed) : std::vector<std::string>{};
+  const std::vector<std::string> kept = translated ? names_kept_untranslated(parsed) : std::vector<std::string>{};
   auto is_kept = [&](const std::string& n) { return std::find(kept.begin(), kept.end(), n) != kept.end(); };
   std::vector<std::string> names;
   for (const auto& a : parsed.assignments) names.push_back(renamed(a.name, translated && !keeps_cuda_name(a, kept)));

@@ -14,11 +14,15 @@ std::optional<double> ms_per_unit(std::string_view u) {
   return std::nullopt;
 }
 
+// A run of a million iterations is about 20 MiB of CSV; the cap stops a device such as /dev/zero or a
+// mistaken huge file from being read into memory whole.
+constexpr size_t kMaxRunFileBytes = size_t{1} << 30;
+
 Run load_run(const std::filesystem::path& path) {
   const std::string file = path.string();
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw InputError(file, "is a directory, expected a .json or .csv file");
-  std::string text = read_file(path);
+  std::string text = read_text_file(path, kMaxRunFileBytes, "a CSV or JSON run");
   size_t first = text.find_first_not_of(" \t\r\n");
   if (text.starts_with("\xEF\xBB\xBF")) first = text.find_first_not_of(" \t\r\n", 3);
   if (first == std::string::npos) throw InputError(file, "empty file");

@@ -31,17 +31,31 @@ struct Fd {
 void set_write_failure_after_bytes_for_testing(std::optional<size_t> bytes) { g_fail_after = bytes; }
 
 namespace {
+std::string size_text(size_t bytes) {
+  if (bytes % (size_t{1} << 30) == 0) return fmt::format("{} GiB", bytes >> 30);
+  if (bytes % (size_t{1} << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
+  return fmt::format("{} bytes", bytes);
+}
+
+// What a read refuses: more than max_bytes, and (when binary_problem is set) a NUL byte.
+struct ReadLimits {
+  size_t max_bytes = SIZE_MAX;
+  std::string_view binary_problem;
+};
+
 // Reads the whole file into buf[0, n) and returns n. buf only grows (its bytes past n are left as
 // they were), so a caller reusing one buffer for many files neither zero-fills nor reallocates once
 // it has seen the largest. A regular file is read at its stat size, then a small probe read confirms
-// EOF; a file that grew since fstat, or a pipe / procfs file reporting size 0, still reads whole.
-size_t read_whole_file(const fs::path& path, std::string& buf) {
+// EOF; a file that grew since fstat, or a pipe / procfs file reporting size 0, still reads whole, up
+// to the limit.
+size_t read_whole_file(const fs::path& path, std::string& buf, const ReadLimits& limits) {
   Fd f;
   f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (f.fd < 0) throw InputError(path.string(), "cannot open: " + errno_text(errno));
   struct stat st{};
   if (::fstat(f.fd, &st) != 0) throw InputError(path.string(), "cannot stat: " + errno_text(errno));
   if (S_ISDIR(st.st_mode)) throw InputError(path.string(), "is a directory, expected a file");
+  auto too_large = [&] { return InputError(path.string(), "file larger than " + size_text(limits.max_bytes) + ", not read"); };
   auto read_some = [&](char* to, size_t len) -> size_t {
     for (;;) {
       ssize_t n = ::read(f.fd, to, len);
@@ -49,7 +63,12 @@ size_t read_whole_file(const fs::path& path, std::string& buf) {
       if (errno != EINTR) throw InputError(path.string(), "read failed: " + errno_text(errno));
     }
   };
+  auto check_text = [&](const char* from, size_t n) {
+    if (!limits.binary_problem.empty() && std::memchr(from, '\0', n) != nullptr)
+      throw InputError(path.string(), std::string(limits.binary_problem));
+  };
   const bool regular = S_ISREG(st.st_mode);
+  if (regular && static_cast<uint64_t>(st.st_size) > limits.max_bytes) throw too_large();
   size_t want = regular ? static_cast<size_t>(st.st_size) : 0;
   if (buf.size() < want) buf.resize(want);
   size_t size = 0;
@@ -57,6 +76,7 @@ size_t read_whole_file(const fs::path& path, std::string& buf) {
     if (size < want) {
       size_t n = read_some(buf.data() + size, want - size);
       if (n == 0) break;  // shrank since fstat
+      check_text(buf.data() + size, n);
       size += n;
       // All the bytes fstat counted: the file as it was when opened. No read to see end-of-file
       // (one system call per file of a scan); a regular file of size 0 may still be a generated
@@ -67,7 +87,9 @@ size_t read_whole_file(const fs::path& path, std::string& buf) {
     char probe[4096];
     size_t n = read_some(probe, sizeof probe);
     if (n == 0) break;
-    want = std::max(want * 2, size + n + (1 << 16));
+    check_text(probe, n);
+    if (n > limits.max_bytes - size) throw too_large();
+    want = std::min(std::max(want * 2, size + n + (1 << 16)), limits.max_bytes);
     if (buf.size() < want) buf.resize(want);
     std::memcpy(buf.data() + size, probe, n);
     size += n;
@@ -76,15 +98,22 @@ size_t read_whole_file(const fs::path& path, std::string& buf) {
 }
 }  // namespace
 
-std::string read_file(const fs::path& path) {
+std::string read_file(const fs::path& path, size_t max_bytes) {
   std::string data;
-  data.resize(read_whole_file(path, data));
+  data.resize(read_whole_file(path, data, {max_bytes, {}}));
   return data;
 }
 
-std::string_view read_file_into(const fs::path& path, std::string& buffer) {
-  size_t n = read_whole_file(path, buffer);
+std::string_view read_file_into(const fs::path& path, std::string& buffer, size_t max_bytes) {
+  size_t n = read_whole_file(path, buffer, {max_bytes, {}});
   return std::string_view(buffer.data(), n);
+}
+
+std::string read_text_file(const fs::path& path, size_t max_bytes, std::string_view what) {
+  const std::string problem = fmt::format("binary file (contains NUL bytes), not {}", what);
+  std::string data;
+  data.resize(read_whole_file(path, data, {max_bytes, problem}));
+  return data;
 }
 
 namespace {

@@ -123,12 +123,26 @@ void load_banjia(const fs::path& dir, Dump& dump) {
       e.data = DataKind::kNpzMember;
       e.npz_member = it->second;
       e.data_path = dump.archive->members()[it->second].name;
+    } else if (dump.task == "tensor" && !dump.archive) {
+      // Every such entry would be an error of its own: one line says what is missing.
+      throw InputError(npz.string(), fs::exists(npz, ec) ? "not a regular file; index.json (mode \"tensors\") keeps "
+                                                           "its tensors in it"
+                                                         : "no such file; index.json (mode \"tensors\") keeps its "
+                                                           "tensors in it");
     } else if (dump.task == "tensor") {
       e.data = DataKind::kMissingFile;
       e.data_path = "tensors.npz:" + e.key;
     }
     dump.entries.push_back(std::move(e));
   }
+}
+
+// A .npy named on the command line is the whole input: one that cannot be read is bad input (exit 2,
+// one line naming it), not a per-entry error in a report that would say "first divergence: none".
+void check_npy_input(const std::string& path) {
+  MappedFile mapping(path);  // throws InputError naming the file
+  auto parsed = parse_npy(mapping.bytes());
+  if (auto* problem = std::get_if<std::string>(&parsed)) throw InputError(path, *problem);
 }
 
 // Finds the one dump.json below `dir` (msprobe nests it in step{N}/rank{ID}/).
@@ -179,6 +193,7 @@ Dump load_dump(const std::string& path_text) {
   }
   std::string ext = path.extension().string();
   if (ext == ".npy") {
+    check_npy_input(path_text);
     dump.format = "npy";
     dump.entries.push_back(npy_entry(path));
   } else if (ext == ".npz") {

@@ -101,6 +101,7 @@ std::variant<NpyView, std::string> parse_header_dict(std::string_view header) {
       if (!c.eat('(')) return std::string("npy shape is not a tuple");
       while (!c.eat(')')) {
         int64_t d = 0;
+        if (c.peek('-')) return std::string("npy shape has a negative dimension");
         if (!c.integer(d))
           return std::string(c.overflowed() ? "npy shape is too large" : "npy shape holds a non-integer");
         view.shape.push_back(d);
@@ -188,7 +189,6 @@ std::variant<NpyView, std::string> parse_npy(std::string_view bytes) {
   NpyView view = std::get<NpyView>(parsed);
   uint64_t count = 1;
   for (int64_t d : view.shape) {
-    if (d < 0) return std::string("npy shape has a negative dimension");
     if (d != 0 && count > std::numeric_limits<uint64_t>::max() / static_cast<uint64_t>(d) / 16)
       return std::string("npy shape is too large");
     count *= static_cast<uint64_t>(d);

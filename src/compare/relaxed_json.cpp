@@ -58,9 +58,12 @@ std::optional<std::vector<int64_t>> shape_dimensions(simdjson::dom::array shape)
   return dims;
 }
 
+// simdjson parses documents up to 4 GiB; the cap also stops a device or FIFO from being read without end.
+constexpr size_t kMaxJsonBytes = size_t{4} << 30;
+
 simdjson::dom::element parse_relaxed_json_file(const std::string& path, simdjson::dom::parser& parser,
                                                std::string_view what) {
-  std::string text = quote_nonfinite_tokens(read_file(path));
+  std::string text = quote_nonfinite_tokens(read_text_file(path, kMaxJsonBytes, what));
   simdjson::dom::element root;
   if (auto err = parser.parse(text).get(root))
     throw InputError(path, std::string("not valid ") + std::string(what) + ": " + simdjson::error_message(err));

@@ -42,6 +42,9 @@ std::string render_text(const Dump& a, const Dump& b, const CompareResult& r, si
     const EntryResult& e = r.entries[*r.first_divergence];
     out += fmt::format("first divergence: {} [{}] {}\n", where(r.first_divergence),
                        paint(std::string(status_name(e.status)), e.status, color), e.message);
+  } else if (size_t errors = r.count(Status::kError); errors > 0) {
+    out += fmt::format("first divergence: none found, but {} {} could not be compared (status error)\n", errors,
+                       errors == 1 ? "entry" : "entries");
   } else {
     out += "first divergence: none\n";
   }

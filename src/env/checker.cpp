@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "env/translate.h"
+
 namespace banjia::env {
 namespace {
 
@@ -31,6 +33,24 @@ void drop_repeated_advice(std::vector<Finding>& findings) {
   for (size_t i = 0; i < findings.size(); ++i)
     if (!repeated[i]) kept.push_back(std::move(findings[i]));
   findings = std::move(kept);
+}
+
+// A CUDA name whose Ascend counterpart the file sets to another value is not renamed by env translate
+// (the two settings would contradict): its env-cuda-name findings offer no automatic rename either.
+void withdraw_contradicting_renames(const ParsedEnvFile& parsed, std::vector<Finding>& findings) {
+  for (auto& f : findings) {
+    if (f.rule != "env-cuda-name" || !f.replacement) continue;
+    for (const auto& a : parsed.assignments) {
+      if (a.line != f.line || a.column != f.column) continue;
+      const CudaPair* pair = knowledge_base().cuda_pair(a.name);
+      const Assignment* ascend = pair ? contradicted_ascend_setting(parsed, *pair) : nullptr;
+      if (!ascend) continue;
+      f.fix = FixKind::manual;
+      f.replacement.reset();
+      f.suggestion = fmt::format("not renamed: line {} sets {}={} and the two would contradict; keep one of them",
+                                 ascend->line, pair->ascend, ascend->value);
+    }
+  }
 }
 
 }  // namespace
@@ -72,6 +92,7 @@ std::vector<Finding> check_parsed_file(const std::string& display, const ParsedE
   // Scoped assignments (X=1 cmd, Dockerfile RUN bodies) apply to one command, so they do not enter the
   // file's environment.
   check_cross_rules(env, out);
+  withdraw_contradicting_renames(parsed, out);
   drop_repeated_advice(out);
   return out;
 }

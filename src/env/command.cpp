@@ -33,11 +33,11 @@ std::optional<EnvFileKind> parse_kind(const std::string& s) {
   return std::nullopt;
 }
 
-std::string read_text(const std::string& path) {
-  std::string text = read_file(path);
-  if (text.find('\0') != std::string::npos) throw InputError(path, "binary file (contains NUL bytes), not a script");
-  return text;
-}
+// Environment scripts, .env files and Dockerfiles are a few KiB; the cap only stops a device or a
+// huge file from being read into memory whole.
+constexpr size_t kMaxScriptBytes = size_t{16} << 20;
+
+std::string read_text(const std::string& path) { return read_text_file(path, kMaxScriptBytes, "a script"); }
 
 std::vector<RuleInfo> env_rules() {
   std::vector<RuleInfo> out;

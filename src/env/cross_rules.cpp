@@ -6,6 +6,7 @@
 
 #include "env/alloc_conf.h"
 #include "env/checker.h"
+#include "env/translate.h"
 
 namespace banjia::env {
 namespace {
@@ -130,6 +131,17 @@ void check_cross_rules(const Environment& environment, std::vector<Finding>& out
   if (env.is("HCCL_INTRA_PCIE_ENABLE", "1") && env.is("HCCL_INTRA_ROCE_ENABLE", "1"))
     out.push_back(rule_finding(env.site("HCCL_INTRA_ROCE_ENABLE"), "env-intra-link-conflict", Severity::warning,
                                "HCCL_INTRA_PCIE_ENABLE=1 and HCCL_INTRA_ROCE_ENABLE=1", "enable only one link type"));
+  for (const auto& pair : kb.cuda) {
+    if (!pair.automatic || !env.set(pair.name) || !env.set(pair.ascend)) continue;
+    const Setting& cuda = env.all().at(pair.name);
+    const Setting& ascend = env.all().at(pair.ascend);
+    const std::string wanted = cuda.unresolved ? cuda.value : cuda_value_in_ascend_terms(pair, cuda.value);
+    if (wanted != ascend.value)
+      out.push_back(rule_finding(cuda.site, "env-cuda-ascend-conflict", Severity::warning,
+                                 fmt::format("{}={} and {}={}{}", pair.name, cuda.value, pair.ascend, ascend.value,
+                                             ascend.site.line > 0 ? fmt::format(" (line {})", ascend.site.line) : ""),
+                                 fmt::format("keep one of the two; torch_npu reads only {}", pair.ascend)));
+  }
   for (const auto& v : kb.vars) {
     if (v.cls != VarClass::deprecated || !env.set(v.name)) continue;
     std::string replacement = v.replacement.substr(0, v.replacement.find(' '));

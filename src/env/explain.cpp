@@ -28,7 +28,7 @@ Entry describe(const VarInfo& v) {
   if (v.multiple_of) values += fmt::format(", multiple of {}", *v.multiple_of);
   std::string invalid;
   if (v.invalid == InvalidPolicy::error)
-    invalid = "torch_npu fails at startup" + (v.invalid_message.empty() ? "" : ": \"" + v.invalid_message + "\"");
+    invalid = "makes " + v.fails + (v.invalid_message.empty() ? "" : ": \"" + v.invalid_message + "\"");
   if (v.invalid == InvalidPolicy::normalised) invalid = "silently replaced by " + v.normalised_to;
   if (v.strtol) invalid = "parsed with strtol: non-numeric text such as 'true' reads as 0";
   e.fields = {{"component", v.component},
@@ -64,9 +64,18 @@ Entry describe(const AllocOption& o) {
   return e;
 }
 
+// A suggested name as the user should write it: a torch.npu.set_option key is no environment
+// variable (env check says so), so it is offered as the call that sets it.
+std::string as_written(const std::string& name) {
+  const VarInfo* v = knowledge_base().var(name);
+  return v && v->cls == VarClass::set_option && !v->api.empty() ? v->api : name;
+}
+
 Entry describe(const NameInfo& n) {
   Entry e{n.name, "not a torch_npu/CANN variable (" + n.kind + ")", {}, n.source};
-  e.fields = {{"verdict", n.kind}, {"use instead", n.use}, {"did you mean", join(n.did_you_mean)}};
+  std::vector<std::string> suggestions;
+  for (const auto& name : n.did_you_mean) suggestions.push_back(as_written(name));
+  e.fields = {{"verdict", n.kind}, {"use instead", n.use}, {"did you mean", join(suggestions)}};
   return e;
 }
 

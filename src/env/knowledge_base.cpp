@@ -141,9 +141,11 @@ void load_var(const toml::table& /*t*/, const Fields& f, KnowledgeBase& kb) {
   v.cost = f.str("cost");
   v.invalid_message = f.str("invalid_message");
   v.normalised_to = f.str("normalised_to");
+  if (std::string fails = f.str("fails"); !fails.empty()) v.fails = std::move(fails);
   v.debug_values = f.list("debug_values");
   v.strtol = f.boolean("strtol");
   v.case_insensitive = f.boolean("case_insensitive");
+  v.max_checked = f.boolean("max_checked");
   if (!v.component.empty() && !contains(kComponents, v.component)) f.problem("unknown component '" + v.component + "'");
   if (!v.type.empty() && !contains(kVarTypes, v.type)) f.problem("unknown type '" + v.type + "'");
   if (auto c = parse_class(f.str("class", true))) v.cls = *c;
@@ -158,6 +160,8 @@ void load_var(const toml::table& /*t*/, const Fields& f, KnowledgeBase& kb) {
   if (v.cls == VarClass::set_option && v.api.empty()) f.problem("set_option without api");
   if (v.cls == VarClass::debug_only && v.cost.empty()) f.problem("debug-only without cost");
   if (v.invalid == InvalidPolicy::normalised && v.normalised_to.empty()) f.problem("normalised without normalised_to");
+  if (v.max_checked && !v.max) f.problem("max_checked without max");
+  if (!f.str("fails").empty() && v.invalid != InvalidPolicy::error) f.problem("fails given without invalid = \"error\"");
   if (v.type == "enum")
     for (const auto& d : v.debug_values)
       if (!contains(v.values, d)) f.problem("debug value '" + d + "' is not one of the values");

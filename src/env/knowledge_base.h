@@ -18,9 +18,14 @@ struct VarInfo {
   std::optional<long long> min, max, multiple_of;
   VarClass cls = VarClass::production;
   std::string replacement, api, cost, invalid_message, normalised_to;
+  // What an invalid value breaks (policy error), completing "NAME=VALUE makes ...".
+  std::string fails = "torch_npu fail at startup";
   std::vector<std::string> debug_values;
   InvalidPolicy invalid = InvalidPolicy::unchecked;
   bool strtol = false, case_insensitive = false;
+  // The reader refuses a value above max as it does one below min (otherwise max is only documented,
+  // and a product may accept more).
+  bool max_checked = false;
 };
 
 struct AllocOption {

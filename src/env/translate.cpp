@@ -23,6 +23,18 @@ const env::VarInfo* hides_every_device(const env::Assignment& a, const env::Cuda
   return hides_every_cuda_device(a.value) ? var : nullptr;
 }
 
+bool file_wide(const env::Assignment& a) { return a.has_value && !a.scoped; }
+
+// The file-wide setting of pair.ascend that `cuda` (a setting of pair.name) contradicts, or nullptr.
+const env::Assignment* ascend_setting_contradicting(const env::ParsedEnvFile& parsed, const env::Assignment& cuda,
+                                                    const env::CudaPair& pair) {
+  if (!file_wide(cuda) || hides_every_device(cuda, pair)) return nullptr;
+  const std::string wanted = cuda.unresolved ? cuda.value : cuda_value_in_ascend_terms(pair, cuda.value);
+  for (const auto& ascend : parsed.assignments)
+    if (ascend.name == pair.ascend && file_wide(ascend) && ascend.value != wanted) return &ascend;
+  return nullptr;
+}
+
 class Translator {
  public:
   Translator(std::string_view text, env::EnvFileKind kind, std::vector<ShellEdit>& edits,
@@ -164,16 +176,30 @@ class Translator {
          "to run on the CPU on an Ascend machine, select the CPU device in the program (device='cpu')", var.source);
   }
 
+  // The file sets the Ascend variable itself to another value: renamed, this assignment would
+  // contradict it, so it keeps its CUDA name and the conflict is reported (nothing the user wrote is lost).
+  void keep_contradicting_assignment(const env::Assignment& a, const env::CudaPair& pair,
+                                     const env::Assignment& ascend) {
+    kept_.emplace_back(a.name_begin, a.name_end);
+    note(a.name_begin, "env-cuda-ascend-conflict", Severity::warning,
+         fmt::format("{}={} was not translated: line {} sets {}={}, and renamed the two settings would contradict "
+                     "each other", a.name, a.value, ascend.line, pair.ascend, ascend.value),
+         fmt::format("keep one of the two settings; torch_npu reads only {}", pair.ascend),
+         knowledge_base().rule("env-cuda-ascend-conflict").source);
+  }
+
   void run(const env::ParsedEnvFile& parsed) {
     const auto& kb = knowledge_base();
     for (const auto& p : parsed.problems)
       note(p.offset, "env-parse-error", Severity::warning, "cannot parse: " + p.message,
            "variables inside this construct were not translated", kb.rule("env-parse-error").source);
-    kept_names_ = names_kept_for_hiding_every_device(parsed);
+    kept_names_ = names_kept_untranslated(parsed);
     for (const auto& a : parsed.assignments) {
       const env::CudaPair* pair = kb.cuda_pair(a.name);
       if (pair && pair->automatic && keeps_cuda_name(a, kept_names_)) {
+        const env::Assignment* ascend = ascend_setting_contradicting(parsed, a, *pair);
         if (const env::VarInfo* var = hides_every_device(a, *pair)) keep_hiding_assignment(a, *pair, *var);
+        else if (ascend) keep_contradicting_assignment(a, *pair, *ascend);
         else kept_.emplace_back(a.name_begin, a.name_end);
       } else if (pair && pair->automatic) {
         edit(a.name_begin, a.name_end, pair->ascend, *pair);
@@ -260,7 +286,7 @@ class Translator {
   std::vector<ShellEdit>& edits_;
   std::vector<Finding>* notes_;
   const TranslateOptions& options_;
-  std::vector<std::string> kept_names_;                 // see names_kept_for_hiding_every_device
+  std::vector<std::string> kept_names_;                 // see names_kept_untranslated
   std::vector<std::pair<size_t, size_t>> kept_;         // names deliberately left, not to note again
 };
 
@@ -279,14 +305,30 @@ std::string translate_shell_env(std::string_view text, std::vector<ShellEdit>& e
   return translate_env_file(text, env::EnvFileKind::shell, edits, notes, options);
 }
 
-// A name the file sets only to hide every device keeps its CUDA spelling everywhere in the file
-// (`export NAME`, `unset NAME`, `$NAME`), so the file keeps meaning one variable.
-std::vector<std::string> names_kept_for_hiding_every_device(const env::ParsedEnvFile& parsed) {
+std::string cuda_value_in_ascend_terms(const env::CudaPair& pair, std::string_view value) {
+  for (const auto& [from, to] : pair.value_map)
+    if (value == from) return to;
+  return std::string(value);
+}
+
+
+const env::Assignment* contradicted_ascend_setting(const env::ParsedEnvFile& parsed, const env::CudaPair& pair) {
+  for (const auto& cuda : parsed.assignments)
+    if (cuda.name == pair.name)
+      if (const env::Assignment* ascend = ascend_setting_contradicting(parsed, cuda, pair)) return ascend;
+  return nullptr;
+}
+
+// A name the file sets only to hide every device, or whose Ascend counterpart the file sets to another
+// value, keeps its CUDA spelling everywhere in the file (`export NAME`, `unset NAME`, `$NAME`), so the
+// file keeps meaning one variable.
+std::vector<std::string> names_kept_untranslated(const env::ParsedEnvFile& parsed) {
   std::vector<std::string> kept, translated;
   for (const auto& a : parsed.assignments) {
     const env::CudaPair* pair = knowledge_base().cuda_pair(a.name);
     if (!pair || !pair->automatic || !a.has_value) continue;
-    (hides_every_device(a, *pair) ? kept : translated).push_back(a.name);
+    const bool keep = hides_every_device(a, *pair) || contradicted_ascend_setting(parsed, *pair);
+    (keep ? kept : translated).push_back(a.name);
   }
   std::erase_if(kept, [&](const std::string& n) { return std::find(translated.begin(), translated.end(), n) != translated.end(); });
   return kept;
@@ -296,7 +338,7 @@ bool keeps_cuda_name(const env::Assignment& a, const std::vector<std::string>& k
   const env::CudaPair* pair = knowledge_base().cuda_pair(a.name);
   if (!pair || !pair->automatic) return false;
   if (hides_every_device(a, *pair)) return true;
-  return !a.has_value && std::find(kept_names.begin(), kept_names.end(), a.name) != kept_names.end();
+  return std::find(kept_names.begin(), kept_names.end(), a.name) != kept_names.end();
 }
 
 bool hides_every_cuda_device(std::string_view value) {

@@ -9,6 +9,7 @@
 
 #include "common/diagnostic.h"
 #include "env/env_file.h"
+#include "env/knowledge_base.h"
 
 namespace banjia {
 
@@ -42,10 +43,18 @@ std::string translate_env_file(std::string_view text, env::EnvFileKind kind, std
 // translated: the Ascend device list takes only IDs (see translate_env_file).
 bool hides_every_cuda_device(std::string_view value);
 
-// What translation leaves of the force-CPU idiom, for callers that check its result (the env_parse
-// fuzz harness): the names a file sets only to values that hide every device keep their CUDA spelling
-// in all their assignments and $references; an assignment that hides every device keeps it too.
-std::vector<std::string> names_kept_for_hiding_every_device(const env::ParsedEnvFile& parsed);
+// A CUDA value as the Ascend variable would spell it (the pair's value map: NCCL_DETERMINISTIC 1 -> true).
+std::string cuda_value_in_ascend_terms(const env::CudaPair& pair, std::string_view value);
+
+// The file's own file-wide setting of pair.ascend that a file-wide setting of pair.name (other than one
+// hiding every device) would contradict once renamed: their values differ. nullptr when none does.
+const env::Assignment* contradicted_ascend_setting(const env::ParsedEnvFile& parsed, const env::CudaPair& pair);
+
+// What translation leaves untranslated, for callers that check its result (the env_parse fuzz
+// harness): a name the file sets only to values that hide every device, or whose Ascend counterpart
+// the file sets to another value (contradicted_ascend_setting), keeps its CUDA spelling in all its
+// assignments and $references; an assignment that hides every device keeps it too.
+std::vector<std::string> names_kept_untranslated(const env::ParsedEnvFile& parsed);
 bool keeps_cuda_name(const env::Assignment& a, const std::vector<std::string>& kept_names);
 
 // The Ascend variable torch_npu reads instead of a CUDA one (CUDA_VISIBLE_DEVICES ->

@@ -39,7 +39,7 @@ void report_invalid(const VarInfo& v, std::string_view value, const std::string&
   switch (v.invalid) {
     case InvalidPolicy::error:
       out.push_back(make_finding(site, "env-invalid-value", Severity::error,
-                                 fmt::format("{}={} makes torch_npu fail at startup: {}", v.name, value,
+                                 fmt::format("{}={} makes {}: {}", v.name, value, v.fails,
                                              v.invalid_message.empty() ? why : v.invalid_message),
                                  documented(v), v.source));
       break;
@@ -226,6 +226,7 @@ void check_value(const VarInfo& v, std::string_view value, bool unresolved, cons
     auto n = parse_int(value);
     if (!n) report_invalid(v, value, "not an integer", site, out);
     else if (v.min && *n < *v.min) report_invalid(v, value, fmt::format("below {}", *v.min), site, out);
+    else if (v.max && *n > *v.max && v.max_checked) report_invalid(v, value, fmt::format("above {}", *v.max), site, out);
     else if (v.max && *n > *v.max)
       out.push_back(make_finding(site, "env-undocumented-value", Severity::warning,
                                  fmt::format("{}={} is above the documented maximum {}", v.name, value, *v.max),

@@ -13,6 +13,7 @@
 #include "common/version.h"
 #include "migrate/shell_rewriter.h"
 #include "scan/rule_catalog.h"
+#include "scan/scanner.h"
 
 namespace banjia::migrate {
 namespace fs = std::filesystem;
@@ -100,6 +101,9 @@ MigratePlan plan_migration(const MigrateOptions& o) {
   fs::path src(o.source);
   std::error_code ec;
   if (!fs::exists(src, ec)) throw InputError(o.source, "no such file or directory");
+  // A device or FIFO has no end to copy (/dev/zero) and no file to write back in place.
+  if (!fs::is_directory(src, ec) && !fs::is_regular_file(src, ec))
+    throw InputError(o.source, "not a regular file or directory");
   if (!o.target_torch_npu.empty() && !is_release_version(o.target_torch_npu))
     throw InputError(o.target_torch_npu, "--target-torch-npu takes a TorchNPU release such as 7.3.0 or 26.1.0");
   if (o.output && o.in_place) throw InputError(o.source, "use either -o OUT or --in-place, not both");
@@ -136,7 +140,7 @@ MigratePlan plan_migration(const MigrateOptions& o) {
     PlannedFile& pf = plan.files[todo[k]];
     std::string bytes;
     try {
-      bytes = read_file(pf.source_path);
+      bytes = read_file(pf.source_path, scan::kMaxSourceFileBytes);
     } catch (const InputError& e) {
       pf.rewrite.display = pf.relative;
       pf.rewrite.leftovers.push_back(Finding{pf.relative, 0, 0, 0, 0, "input-error", "input", Severity::error,

@@ -119,7 +119,7 @@ void resolve_across_modules(std::deque<ScannedFile>& files, const RuleCatalog& r
     TreeContext ctx{&seeds, nullptr};
     std::vector<Finding> findings;
     try {
-      std::string bytes = read_file(sf.file.path);
+      std::string bytes = read_file(sf.file.path, kMaxSourceFileBytes);
       scan_buffer(bytes, sf.kind, sf.file.display, rules, findings, &ctx);
     } catch (const InputError&) {
       continue;  // the first pass's findings stand
@@ -157,7 +157,7 @@ ScanResult scan_paths(const std::vector<std::string>& paths, const ScanOptions& 
         if (sf.kind == FileKind::other) sf.kind = FileKind::python;  // a file named explicitly: treat as Python
         try {
           thread_local std::string buffer;  // grows to the largest file; no allocation or zeroing per file
-          std::string_view bytes = read_file_into(sf.file.path, buffer);
+          std::string_view bytes = read_file_into(sf.file.path, buffer, kMaxSourceFileBytes);
           sf.bytes = bytes.size();
           TreeContext tree{nullptr, &sf.questions};
           scan_buffer(bytes, sf.kind, sf.file.display, rules, sf.findings, &tree);

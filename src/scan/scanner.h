@@ -18,6 +18,11 @@ std::string_view to_string(FileKind k);
 // requirements*.txt, pyproject.toml.
 FileKind classify_file(std::string_view file_name);
 
+// The most bytes read from one source file (scan and migrate). Real sources are far smaller; the cap
+// keeps a device such as /dev/zero, a FIFO or a huge generated file from being read into memory
+// whole: such a file becomes an input-error finding.
+inline constexpr size_t kMaxSourceFileBytes = size_t{64} << 20;
+
 struct ScanOptions {
   std::vector<std::string> exclude_globs;
   std::vector<std::string> select;   // rule ids or categories to keep (empty: all)

@@ -7,6 +7,7 @@
 #include "common/file_io.h"
 #include "scan/device_flow.h"
 #include "scan/local_functions.h"
+#include "scan/scanner.h"
 
 namespace banjia::scan {
 
@@ -90,7 +91,7 @@ class Tree {
     if (!loaded_[i]) {
       loaded_[i] = std::make_unique<Loaded>();
       try {
-        loaded_[i]->bytes = read_file(files_[i].path);
+        loaded_[i]->bytes = read_file(files_[i].path, kMaxSourceFileBytes);
       } catch (const InputError&) {
         loaded_[i]->readable = false;
       }

@@ -13,7 +13,8 @@
 namespace banjia::trace {
 
 std::map<std::string, std::string> read_name_map(const std::string& path) {
-  std::string text = read_file(path);
+  // A name map is a few lines; the cap stops a device or endless FIFO from being read without end.
+  std::string text = read_text_file(path, size_t{16} << 20, "a CSV name map");
   std::string kept;  // drop comment lines before CSV parsing
   size_t pos = 0;
   while (pos < text.size()) {

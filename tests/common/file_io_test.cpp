@@ -2,6 +2,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <csignal>
+#include <thread>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -128,4 +131,60 @@ TEST(FileIo, ReadIntoAReusedBufferGivesEachFileExactly) {
   EXPECT_EQ(banjia::read_file_into(d / "other", buffer), other);
   EXPECT_EQ(banjia::read_file_into("/proc/self/cmdline", buffer), banjia::read_file("/proc/self/cmdline"));
   fs::remove_all(d);
+}
+
+namespace {
+std::string problem_of(const std::function<void()>& read) {
+  try {
+    read();
+  } catch (const banjia::InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+// /dev/zero never ends: the text read stops at its first NUL, the plain read at the cap.
+TEST(FileIo, AnEndlessDeviceIsRefusedWithBoundedMemory) {
+  EXPECT_EQ(problem_of([] { banjia::read_text_file("/dev/zero", 1 << 20, "a script"); }),
+            "/dev/zero: binary file (contains NUL bytes), not a script");
+  EXPECT_EQ(problem_of([] { banjia::read_file("/dev/zero", 3 << 20); }), "/dev/zero: file larger than 3 MiB, not read");
+  std::string buffer;
+  EXPECT_EQ(problem_of([&] { banjia::read_file_into("/dev/zero", buffer, 100000); }),
+            "/dev/zero: file larger than 100000 bytes, not read");
+  EXPECT_LE(buffer.size(), 100000u);
+}
+
+TEST(FileIo, TextReadLimitsAreExactAndFindANulAnywhere) {
+  fs::path d = temp_dir();
+  const std::string text(4096 * 3 + 7, 'a');
+  std::ofstream(d / "t.sh", std::ios::binary) << text;
+  EXPECT_EQ(banjia::read_text_file(d / "t.sh", text.size(), "a script"), text);  // exactly at the cap
+  EXPECT_EQ(problem_of([&] { banjia::read_text_file(d / "t.sh", text.size() - 1, "a script"); }),
+            (d / "t.sh").string() + ": file larger than " + std::to_string(text.size() - 1) + " bytes, not read");
+  std::string nul_at_end = text;
+  nul_at_end.back() = '\0';
+  std::ofstream(d / "n.sh", std::ios::binary) << nul_at_end;
+  EXPECT_EQ(problem_of([&] { banjia::read_text_file(d / "n.sh", 1 << 20, "a CSV file"); }),
+            (d / "n.sh").string() + ": binary file (contains NUL bytes), not a CSV file");
+  fs::remove_all(d);
+}
+
+// A FIFO reports size 0 and is read until its writer stops: an endless writer meets the cap.
+TEST(FileIo, AnEndlessFifoMeetsTheCap) {
+  auto fifo = temp_dir() / "in.fifo";
+  fs::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::signal(SIGPIPE, SIG_IGN);  // the writer's write after the reader closes fails with EPIPE instead
+  std::thread writer([&] {
+    int wr = ::open(fifo.c_str(), O_WRONLY);
+    const std::string line(4096, 'y');
+    while (wr >= 0 && ::write(wr, line.data(), line.size()) > 0) {
+    }
+    if (wr >= 0) ::close(wr);
+  });
+  std::string problem = problem_of([&] { banjia::read_text_file(fifo, 1 << 20, "a script"); });
+  writer.join();  // the reader closed its end: the writer's next write fails (EPIPE)
+  EXPECT_EQ(problem, fifo.string() + ": file larger than 1 MiB, not read");
+  fs::remove(fifo);
 }

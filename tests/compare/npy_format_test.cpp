@@ -127,7 +127,12 @@ TEST(NpyFormat, RejectsMalformedInput) {
                 .find("data shorter"),
             std::string::npos);
   EXPECT_NE(problem(npy("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", raw<float>({1}))), "");
-  EXPECT_NE(problem(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", "")), "");
+  EXPECT_EQ(problem(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", "")),
+            "npy shape has a negative dimension");
+  EXPECT_EQ(problem(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, -3), }", "")),
+            "npy shape has a negative dimension");
+  EXPECT_EQ(problem(npy("{'descr': '<f4', 'fortran_order': False, 'shape': ('x',), }", "")),
+            "npy shape holds a non-integer");
   EXPECT_NE(problem(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999, 99999999999), }", "")), "");
   std::string img = npy("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }", raw<float>({1}));
   img[6] = 9;  // unknown version

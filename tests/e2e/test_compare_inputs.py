@@ -117,18 +117,32 @@ def test_npz_pairs_shapes_empty_and_scalars(run, tmp_path):
     assert scalar_row.split(",")[6] == "unsupported"  # Cosine of a 0-d tensor, as msprobe writes it
 
 
-def test_bad_npy_entries_get_a_status_not_a_crash(run, tmp_path):
+def test_bad_npy_given_directly_is_bad_input_and_in_a_directory_an_entry_error(run, tmp_path):
     good = np.ones(4, np.float32)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
     np.save(tmp_path / "ok.npy", good)
-    (tmp_path / "magic.npy").write_bytes(b"NOTNUMPY" + b"\0" * 100)
     raw = (tmp_path / "ok.npy").read_bytes()
-    (tmp_path / "short.npy").write_bytes(raw[:-4])
+    bad = {"magic": b"NOTNUMPY" + b"\0" * 100, "short": raw[:-4]}
+    for name, data in bad.items():
+        (tmp_path / f"{name}.npy").write_bytes(data)
     np.save(tmp_path / "cplx.npy", np.ones(4, np.complex64))
-    for name, needle in (("magic", "bad magic"), ("short", "data shorter"), ("cplx", "unsupported npy dtype")):
-        p = run("compare", tmp_path / f"{name}.npy", tmp_path / "ok.npy", "--format", "json")
+    problems = (("magic", "not an npy file (bad magic)"),
+                ("short", "data shorter than the header says (12 bytes for 4 elements of float32)"),
+                ("cplx", "unsupported npy dtype '<c8'"))
+    for name, problem in problems:
+        path = tmp_path / f"{name}.npy"
+        for args in ((path, tmp_path / "ok.npy"), (tmp_path / "ok.npy", path)):
+            p = run("compare", *args, "--format", "json")
+            assert p.returncode == 2 and p.stdout == "", p.stdout
+            assert p.stderr == f"banjia: {path}: {problem}\n"
+        # Inside a directory the file is one entry of many: an error status, the rest compared.
+        (tmp_path / "a" / "t.npy").write_bytes(path.read_bytes())
+        np.save(tmp_path / "b" / "t.npy", good)
+        p = run("compare", tmp_path / "a", tmp_path / "b", "--format", "json")
         assert p.returncode == 1, p.stderr
         entry = json.loads(p.stdout)["entries"][0]
-        assert entry["status"] == "error" and needle in entry["message"]
+        assert entry["status"] == "error" and problem in entry["message"]
 
 
 def test_unsafe_zip_members_reported(run, tmp_path):

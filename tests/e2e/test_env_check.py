@@ -2,6 +2,7 @@
 import json
 import os
 import pathlib
+import tomllib
 
 CASES = pathlib.Path(__file__).parent / "env_cases"
 
@@ -98,3 +99,43 @@ def test_output_file_is_written_atomically(run, tmp_path):
     r = run("env", "check", CASES / "app.env", "-f", "json", "-o", out)
     assert r.returncode == 1 and r.stdout == ""
     assert json.loads(out.read_text())["command"] == "env check"
+
+
+NAME_RULES = {"env-set-option-key", "env-not-an-env-var", "env-invented-name", "env-wrong-name", "env-unknown-name",
+              "env-legacy-name"}
+
+
+def test_explain_suggests_nothing_that_check_calls_a_wrong_name(run, tmp_path):
+    """Every "did you mean" that explain offers for a names.toml entry is either a variable env check
+    accepts by name, or the torch.npu.set_option call for a set_option key (never the bare key, which
+    check reports as not an environment variable)."""
+    repo = pathlib.Path(__file__).resolve().parents[2]
+    names = tomllib.loads((repo / "data" / "env" / "names.toml").read_text())["name"]
+    set_option_keys = {v["name"] for v in tomllib.loads((repo / "data" / "env" / "set_option.toml").read_text())["var"]}
+    offered = 0
+    for entry in names:
+        r = run("env", "explain", entry["name"], "-f", "json")
+        assert r.returncode == 0, r.stderr
+        match = json.loads(r.stdout)["matches"][0]
+        suggestions = [s for s in match.get("did_you_mean", "").split(", ") if s]
+        assert len(suggestions) == len(entry.get("did_you_mean", [])), (entry["name"], suggestions)
+        for wanted, shown in zip(entry["did_you_mean"], suggestions):
+            offered += 1
+            if wanted in set_option_keys:
+                assert shown.startswith("torch.npu.set_option({") and f'"{wanted}"' in shown, (entry["name"], shown)
+                continue
+            assert shown == wanted
+            script = tmp_path / "s.sh"
+            script.write_text(f"export {shown}=1\n")
+            _, fs = findings(run, script)
+            assert not NAME_RULES & {f["rule"] for f in fs}, (entry["name"], shown, fs)
+    assert offered >= 10
+
+
+def test_npu_force_fp32_points_at_the_set_option_call(run):
+    r = run("env", "explain", "NPU_FORCE_FP32", "-f", "json")
+    match = json.loads(r.stdout)["matches"][0]
+    assert match["did_you_mean"].split(", ") == [
+        'torch.npu.set_option({"ACL_PRECISION_MODE": "must_keep_origin_dtype"})', "INF_NAN_MODE_ENABLE"]
+    # check, on the same bare key, says it is not an environment variable: explain must not offer it
+    assert "ACL_PRECISION_MODE (" not in match["use_instead"]

@@ -136,3 +136,21 @@ def test_help_shows_examples(run):
     for sub in ("check", "explain", "template", "translate", "doctor"):
         r = run("env", sub, "--help")
         assert r.returncode == 0 and "Examples:" in r.stdout and "banjia env" in r.stdout
+
+
+def test_contradicting_ascend_setting_is_kept_and_reported_by_translate_and_check(run, tmp_path):
+    text = ("export ASCEND_RT_VISIBLE_DEVICES=0,1\n"
+            "export CUDA_VISIBLE_DEVICES=2,3\n"
+            "CUDA_LAUNCH_BLOCKING=1 python train.py --gpus \"$CUDA_VISIBLE_DEVICES\"\n")
+    src = tmp_path / "run.sh"
+    src.write_text(text)
+    r = run("env", "translate", "-i", src)
+    assert r.returncode == 0, r.stderr
+    # Only the unrelated CUDA_LAUNCH_BLOCKING is renamed; the contradicting device list keeps its name.
+    assert src.read_text() == text.replace("CUDA_LAUNCH_BLOCKING", "ASCEND_LAUNCH_BLOCKING")
+    assert f"{src}:2:8: warning: CUDA_VISIBLE_DEVICES=2,3 was not translated: line 1 sets ASCEND_RT_VISIBLE_DEVICES=0,1" in r.stderr
+    c = run("env", "check", "-f", "json", src)
+    fs = json.loads(c.stdout)["findings"]
+    conflict = [f for f in fs if f["rule"] == "env-cuda-ascend-conflict"]
+    assert [(f["line"], f["evidence"]) for f in conflict] == [
+        (2, "CUDA_VISIBLE_DEVICES=2,3 and ASCEND_RT_VISIBLE_DEVICES=0,1 (line 1)")]

@@ -10,6 +10,7 @@ import pathlib
 import re
 import struct
 import subprocess
+import threading
 import tomllib
 import zipfile
 
@@ -146,6 +147,39 @@ def gen_dump_dir_symlink_cycles(d):  # no dump inside, only directory cycles for
     os.symlink(root, root / "step0" / "rank0" / "up")
     os.symlink(root / "step0", root / "step0" / "rank0" / "loop")
     return root
+
+
+def gen_dev_zero(d):  # endless NUL bytes
+    return pathlib.Path("/dev/zero")
+
+
+def gen_endless_text_fifo(d):  # a FIFO fed 'export A=1' lines until its reader goes away
+    p = d / "endless.sh"
+    os.mkfifo(p)
+
+    def feed():
+        line = b"export A=1\n" * 4096
+        try:
+            with open(p, "wb") as f:
+                while True:
+                    f.write(line)
+        except (BrokenPipeError, OSError):
+            pass
+
+    threading.Thread(target=feed, daemon=True).start()
+    return p
+
+
+def gen_dump_json_on_dev_zero(d):  # an msprobe dump.json that is a link to /dev/zero
+    (d / "rank0").mkdir()
+    os.symlink("/dev/zero", d / "rank0" / "dump.json")
+    return d / "rank0" / "dump.json"
+
+
+def gen_trace_and_dev_zero_map(d):  # a good trace at {tmp}/t.json; the input is the --map file
+    (d / "t.json").write_text('{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 1, "tid": 1, '
+                              '"ts": 1, "dur": 2}]}')
+    return pathlib.Path("/dev/zero")
 
 
 GENERATORS = {name[4:]: fn for name, fn in globals().items() if name.startswith("gen_")}

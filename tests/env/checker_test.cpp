@@ -61,6 +61,18 @@ TEST(EnvCheck, StartupFailuresAreErrors) {
   }
 }
 
+// HCCL reads HCCL_CONNECT_TIMEOUT itself (ParseLinkConnTimeOut): only decimal digits in [120, 7200],
+// anything else makes communicator creation fail, which is an error, not a documentation warning.
+TEST(EnvCheck, HcclRefusesAConnectTimeoutOutsideDigitsAndItsRange) {
+  for (const char* bad : {"abc", "60", "7201", "12x"}) {
+    auto fs = check(std::string("export HCCL_CONNECT_TIMEOUT=") + bad + "\n");
+    ASSERT_EQ(rules(fs), std::vector<std::string>{"env-invalid-value"}) << bad;
+    EXPECT_EQ(fs[0].severity, Severity::error) << bad;
+    EXPECT_NE(fs[0].message.find("makes HCCL fail to create a communicator"), std::string::npos) << fs[0].message;
+  }
+  for (const char* good : {"120", "1200", "7200"}) EXPECT_TRUE(check(std::string("export HCCL_CONNECT_TIMEOUT=") + good + "\n").empty()) << good;
+}
+
 TEST(EnvCheck, BothAllocNamesIsAnError) {
   auto fs = check("export PYTORCH_NPU_ALLOC_CONF=expandable_segments:True\nexport PYTORCH_ALLOC_CONF=expandable_segments:True\n");
   const Finding* f = find(fs, "env-alloc-both-names");
@@ -177,6 +189,31 @@ TEST(EnvCheck, AdvisorSettingsAreInfo) {
   auto fs = check("export HCCL_ALGO=level0:NA ACLNN_CACHE_LIMIT=100 HOST_CACHE_CAPACITY=0 ASCEND_GLOBAL_LOG_LEVEL=2\n");
   EXPECT_EQ(rules(fs), (std::vector<std::string>{"env-advisor", "env-advisor", "env-advisor", "env-advisor"}));
   for (const auto& f : fs) EXPECT_EQ(f.severity, Severity::info);
+}
+
+// A file that sets a CUDA name and its Ascend equivalent to different values: on Ascend only the Ascend
+// one is read, and env translate would not rename the CUDA one, so check offers no rename either.
+TEST(EnvCheck, CudaAndAscendNamesSetToDifferentValues) {
+  auto fs = check("export ASCEND_RT_VISIBLE_DEVICES=0,1\nexport CUDA_VISIBLE_DEVICES=2,3\n");
+  const Finding* conflict = find(fs, "env-cuda-ascend-conflict");
+  ASSERT_NE(conflict, nullptr);
+  EXPECT_EQ(conflict->severity, Severity::warning);
+  EXPECT_EQ(conflict->line, 2);
+  EXPECT_EQ(conflict->evidence, "CUDA_VISIBLE_DEVICES=2,3 and ASCEND_RT_VISIBLE_DEVICES=0,1 (line 1)");
+  const Finding* cuda = find(fs, "env-cuda-name");
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_EQ(cuda->fix, FixKind::manual);
+  EXPECT_FALSE(cuda->replacement.has_value());
+
+  EXPECT_EQ(find(check("export ASCEND_RT_VISIBLE_DEVICES=0,1\nexport CUDA_VISIBLE_DEVICES=0,1\n"),
+                 "env-cuda-ascend-conflict"), nullptr);
+  EXPECT_EQ(find(check("export HCCL_DETERMINISTIC=true\nexport NCCL_DETERMINISTIC=1\n"), "env-cuda-ascend-conflict"),
+            nullptr);
+  EXPECT_NE(find(check("export HCCL_DETERMINISTIC=false\nexport NCCL_DETERMINISTIC=1\n"), "env-cuda-ascend-conflict"),
+            nullptr);
+  EXPECT_NE(find(check_environment({"CUDA_VISIBLE_DEVICES=1", "ASCEND_RT_VISIBLE_DEVICES=0"}, Purpose::production),
+                 "env-cuda-ascend-conflict"),
+            nullptr);
 }
 
 }  // namespace

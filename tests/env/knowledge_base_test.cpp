@@ -167,6 +167,21 @@ source = "PTA-doc"
   EXPECT_NE(all.find("deprecated without replacement"), std::string::npos);
 }
 
+TEST(EnvKnowledgeBase, FailsNeedsTheErrorPolicy) {
+  auto kb = load_knowledge_base({{"x.toml", R"([[var]]
+name = "A"
+component = "HCCL"
+type = "int"
+default = "0"
+effect = "e"
+class = "production"
+fails = "HCCL fail"
+source = "HCCL-doc"
+)"}});
+  ASSERT_EQ(kb.problems.size(), 1u);
+  EXPECT_NE(kb.problems[0].find("fails given without invalid = \"error\""), std::string::npos) << kb.problems[0];
+}
+
 TEST(EnvKnowledgeBase, MalformedTomlIsAProblemNotACrash) {
   auto kb = load_knowledge_base({{"bad.toml", "[[var]\nname = "}});
   ASSERT_EQ(kb.problems.size(), 1u);

@@ -223,14 +223,14 @@ TEST(EnvTranslate, DeviceListsAreTranslatedBesideAHidingCommand) {
 // What a checker of translate's output (the env_parse fuzz harness) may expect to stay CUDA-spelled.
 TEST(EnvTranslate, NamesKeptForTheForceCpuIdiom) {
   const auto only_hiding = env::parse_env_file("export CUDA_VISIBLE_DEVICES=-1\nexport CUDA_VISIBLE_DEVICES\n", env::EnvFileKind::shell);
-  const auto kept = names_kept_for_hiding_every_device(only_hiding);
+  const auto kept = names_kept_untranslated(only_hiding);
   EXPECT_EQ(kept, std::vector<std::string>{"CUDA_VISIBLE_DEVICES"});
   ASSERT_EQ(only_hiding.assignments.size(), 2u);
   EXPECT_TRUE(keeps_cuda_name(only_hiding.assignments[0], kept));
   EXPECT_TRUE(keeps_cuda_name(only_hiding.assignments[1], kept));
   const auto mixed = env::parse_env_file("CUDA_VISIBLE_DEVICES=-1 a\nexport CUDA_VISIBLE_DEVICES=0\nexport CUDA_VISIBLE_DEVICES\n",
                                          env::EnvFileKind::shell);
-  const auto none = names_kept_for_hiding_every_device(mixed);
+  const auto none = names_kept_untranslated(mixed);
   EXPECT_TRUE(none.empty());
   ASSERT_EQ(mixed.assignments.size(), 3u);
   EXPECT_TRUE(keeps_cuda_name(mixed.assignments[0], none));
@@ -245,6 +245,46 @@ TEST(EnvTranslate, WhichValuesHideEveryGpu) {
     EXPECT_TRUE(hides_every_cuda_device(v)) << v;
   for (const char* v : {"0", "1,0", "0,-1", "-0", "+1", " 2", "3gpu", "GPU-5e7d", "MIG-0"})
     EXPECT_FALSE(hides_every_cuda_device(v)) << v;
+}
+
+// The file sets the Ascend variable itself: a CUDA setting with another value keeps its CUDA name (and
+// so do its export, unset and $references), and the conflict is reported where it is.
+TEST(EnvTranslate, ACudaSettingContradictingTheFilesAscendOneIsKeptAndReported) {
+  const std::string text =
+      "export ASCEND_RT_VISIBLE_DEVICES=0,1\n"
+      "export CUDA_VISIBLE_DEVICES=2,3\n"
+      "echo $CUDA_VISIBLE_DEVICES\n"
+      "unset CUDA_VISIBLE_DEVICES\n";
+  std::vector<ShellEdit> edits;
+  std::vector<Finding> notes;
+  EXPECT_EQ(translate(text, &edits, &notes), text);
+  EXPECT_TRUE(edits.empty());
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rule, "env-cuda-ascend-conflict");
+  EXPECT_EQ(notes[0].severity, Severity::warning);
+  EXPECT_EQ(notes[0].line, 2);
+  EXPECT_EQ(notes[0].column, 8);
+  EXPECT_NE(notes[0].message.find("CUDA_VISIBLE_DEVICES=2,3 was not translated: line 1 sets ASCEND_RT_VISIBLE_DEVICES=0,1"),
+            std::string::npos)
+      << notes[0].message;
+  EXPECT_EQ(translate(translate(text)), text);  // idempotent
+}
+
+TEST(EnvTranslate, AgreeingOrCommandScopedSettingsAreStillTranslated) {
+  // Same value: renaming gives a duplicate, not a contradiction.
+  EXPECT_EQ(translate("export ASCEND_RT_VISIBLE_DEVICES=0,1\nexport CUDA_VISIBLE_DEVICES=0,1\n"),
+            "export ASCEND_RT_VISIBLE_DEVICES=0,1\nexport ASCEND_RT_VISIBLE_DEVICES=0,1\n");
+  // NCCL_DETERMINISTIC=1 means HCCL_DETERMINISTIC=true (the pair's value map): they agree.
+  EXPECT_EQ(translate("export HCCL_DETERMINISTIC=true\nexport NCCL_DETERMINISTIC=1\n"),
+            "export HCCL_DETERMINISTIC=true\nexport HCCL_DETERMINISTIC=true\n");
+  // One command's environment is not the file's: no contradiction.
+  EXPECT_EQ(translate("export ASCEND_RT_VISIBLE_DEVICES=0\nCUDA_VISIBLE_DEVICES=1 python t.py\n"),
+            "export ASCEND_RT_VISIBLE_DEVICES=0\nASCEND_RT_VISIBLE_DEVICES=1 python t.py\n");
+  std::vector<Finding> notes;
+  const std::string disagree = "export HCCL_DETERMINISTIC=false\nexport NCCL_DETERMINISTIC=1\n";
+  EXPECT_EQ(translate(disagree, nullptr, &notes), disagree);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rule, "env-cuda-ascend-conflict");
 }
 
 }  // namespace
