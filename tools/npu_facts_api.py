@@ -92,9 +92,10 @@ def _dotted(node: ast.expr) -> str | None:
 
 def torch_side_effects(source: str) -> dict[str, list[str]]:
     """What a torch_npu file does to torch: `torch.X = ...`, `setattr(torch.X, "y", ...)`, the
-    `_PUBLIC_API_ALIASES` table, `_register_device_module(name, module)`, the PrivateUse1 rename and
-    whether Tensor methods are generated for it."""
-    out: dict[str, list[str]] = {"patched": [], "device_modules": [], "backend": [], "tensor_methods": []}
+    `_PUBLIC_API_ALIASES` table, `_register_device_module(name, module)`, the PrivateUse1 rename,
+    whether Tensor methods are generated for it, and the torch.distributed backends it registers."""
+    out: dict[str, list[str]] = {"patched": [], "device_modules": [], "backend": [], "tensor_methods": [],
+                                 "dist_backends": []}
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Assign):
             for t in node.targets:
@@ -115,6 +116,8 @@ def torch_side_effects(source: str) -> dict[str, list[str]]:
             elif fn.endswith("_register_device_module") and len(args) == 2 and isinstance(args[0], ast.Constant) \
                     and isinstance(args[0].value, str):
                 out["device_modules"].append(f"torch.{args[0].value}={_dotted(args[1])}")
+            elif fn.endswith("Backend.register_backend") and args and isinstance(args[0], ast.Constant):
+                out["dist_backends"].append(str(args[0].value))
             elif fn.endswith("rename_privateuse1_backend") and args and isinstance(args[0], ast.Constant):
                 out["backend"].append(str(args[0].value))
             elif fn.endswith("generate_methods_for_privateuse1_backend"):
@@ -133,7 +136,7 @@ def pybind_enums(source: str) -> dict[str, list[str]]:
 
 
 def modules_table(paths: list[str], read: Reader, cite: Callable[[str], str]) -> dict[str, dict[str, TomlValue]]:
-    """Per public module: `all` (its literal __all__), `names` (public module-level bindings not in it)
+    """Per public module: `all` (its literal __all__), `names` (other module-level bindings)
     and `submodules` (public child modules, reachable as attributes once imported)."""
     modules: dict[str, dict[str, TomlValue]] = {}
     names = {p: module_name(p) for p in paths}
@@ -144,7 +147,8 @@ def modules_table(paths: list[str], read: Reader, cite: Callable[[str], str]) ->
         declared, bound = module_names(read(path))
         children = sorted(c.rsplit(".", 1)[1] for c in public if c.rsplit(".", 1)[0] == mod and "." in c)
         modules[mod] = {"source": cite(path), "all": declared,
-                        "names": [n for n in bound if (n == "__version__" or not n.startswith("_"))
+                        # private names too: documented APIs such as torch.npu.memory._record_memory_history
+                        "names": [n for n in bound if not (n.startswith("__") and n != "__version__")
                                   and n not in declared],
                         "submodules": children}
     return modules
@@ -152,7 +156,8 @@ def modules_table(paths: list[str], read: Reader, cite: Callable[[str], str]) ->
 
 def torch_npu_api(tree: GitTree, custom_ops: list[str], exposed: list[str]) -> dict[str, dict[str, TomlValue]]:
     files = tree.files("torch_npu")
-    effects: dict[str, list[str]] = {"patched": [], "device_modules": [], "backend": [], "tensor_methods": []}
+    effects: dict[str, list[str]] = {"patched": [], "device_modules": [], "backend": [], "tensor_methods": [],
+                                     "dist_backends": []}
     for path in files:
         # contrib/transfer_to_npu.py and testing/ patch torch only when a user imports them.
         if path.endswith(".py") and not path.startswith(("torch_npu/contrib/", "torch_npu/testing/")):
@@ -169,6 +174,7 @@ def torch_npu_api(tree: GitTree, custom_ops: list[str], exposed: list[str]) -> d
         "privateuse1_backend": backend[0] if backend else "",
         # torch/utils/backend_registration.py: `{name}()` and `is_{name}` on torch.Tensor
         "tensor_methods": [backend[0], f"is_{backend[0]}"] if backend and effects["tensor_methods"] else [],
+        "distributed_backends": sorted(set(effects["dist_backends"])),
         "torch_patches": sorted({p for p in effects["patched"] if not any(c.startswith("_") for c in p.split("."))}),
         "pybind_enums": enums,
     }

@@ -35,7 +35,7 @@ class GitTree:
         return self._git("rev-parse", f"{self.ref}^{{commit}}").strip()
 
     def read(self, path: str) -> str:
-        return self._git("show", f"{self.commit()}:{path}")
+        return self._git("show", f"{self.commit()}:{path}").removeprefix("\ufeff")  # some files carry a BOM
 
     def exists(self, path: str) -> bool:
         return bool(self._git("ls-tree", self.commit(), "--", path).strip())
