@@ -53,32 +53,42 @@ def _names_in(text: str) -> list[str]:
     return [m.group(0) for m in CHECKED.finditer(text)]
 
 
+def rules_in(rules_dir: Path) -> list[tuple[str, dict[str, Any]]]:
+    """(file name, rule) for every [[rule]] of data/rules."""
+    return [(path.name, rule) for path in sorted(rules_dir.glob("*.toml")) for rule in _load(path).get("rule", [])]
+
+
 def rule_emissions(rules_dir: Path) -> list[Emitted]:
+    return emissions_of_rules(rules_in(rules_dir))
+
+
+def emissions_of_rules(rules: list[tuple[str, dict[str, Any]]]) -> list[Emitted]:
+    """What migrate writes and findings say for these rules (TOML tables, or the objects of
+    `banjia scan --list-rules --format json`, which has the same fields)."""
     out: list[Emitted] = []
-    for path in sorted(rules_dir.glob("*.toml")):
-        for rule in _load(path).get("rule", []):
-            origin = f"{path.name}: rule {rule['id']}"
-            since = rule.get("min_torch_npu", "")
-            rw = rule.get("rewrite", {})
-            names = rule.get("match", {}).get("names", [])
-            if rw.get("kind") == "replace-module":
-                src, dst = rw["from"], rw["to"]
-                out.append(Emitted(dst, "api", origin + " (rewrite target)"))
-                for n in names:  # migrate rewrites a name only when `from` is a component prefix of it
-                    if n == src or n.startswith(src + "."):
-                        out.append(Emitted(dst + n[len(src):], "api", origin + " (rewrite of " + n + ")"))
-            elif rw.get("kind") == "rename-last":
-                out += [Emitted(n.rsplit(".", 1)[0] + "." + rw["to"], "api", origin + " (rename of " + n + ")")
-                        for n in names]
-            elif rw.get("kind") == "rename-attribute":
-                out.append(Emitted(rw["to"], "tensor-attribute", origin))
-            elif rw.get("kind") == "replace-in-string":
-                kind = "backend" if rule["match"]["kind"] == "backend-string" else "device"
-                out.append(Emitted(rw["to"], kind, origin))
-            for field in ("replacement", "message"):
-                for n in _names_in(rule.get(field, "")):
-                    absent = (rule["id"], n) in ABSENT_CLAIMS
-                    out.append(Emitted(n, "absent" if absent else "api", f"{origin} ({field})", since))
+    for file, rule in rules:
+        origin = f"{file}: rule {rule['id']}"
+        since = rule.get("min_torch_npu") or ""
+        rw = rule.get("rewrite") or {}
+        names = rule.get("match", {}).get("names", [])
+        if rw.get("kind") == "replace-module":
+            src, dst = rw["from"], rw["to"]
+            out.append(Emitted(dst, "api", origin + " (rewrite target)"))
+            for n in names:  # migrate rewrites a name only when `from` is a component prefix of it
+                if n == src or n.startswith(src + "."):
+                    out.append(Emitted(dst + n[len(src):], "api", origin + " (rewrite of " + n + ")"))
+        elif rw.get("kind") == "rename-last":
+            out += [Emitted(n.rsplit(".", 1)[0] + "." + rw["to"], "api", origin + " (rename of " + n + ")")
+                    for n in names]
+        elif rw.get("kind") == "rename-attribute":
+            out.append(Emitted(rw["to"], "tensor-attribute", origin))
+        elif rw.get("kind") == "replace-in-string":
+            kind = "backend" if rule["match"]["kind"] == "backend-string" else "device"
+            out.append(Emitted(rw["to"], kind, origin))
+        for field in ("replacement", "message"):
+            for n in _names_in(rule.get(field) or ""):
+                absent = (rule["id"], n) in ABSENT_CLAIMS
+                out.append(Emitted(n, "absent" if absent else "api", f"{origin} ({field})", since))
     # src/migrate/python_rewriter.cpp inserts `import torch_npu` into files it rewrites.
     out.append(Emitted("torch_npu", "api", "src/migrate/python_rewriter.cpp (import-torch-npu)"))
     return out
@@ -199,11 +209,12 @@ class Report:
     checked: int
 
 
-def check(data: Path) -> Report:
+def check(data: Path, rules: list[tuple[str, dict[str, Any]]] | None = None) -> Report:
+    """Checks the rules of data/rules, or `rules` (e.g. the catalogue banjia itself lists)."""
     apis = load_apis(data / "api")
     newest = apis[-1]
     api_env, variables = env_emissions(data / "env")
-    emitted = rule_emissions(data / "rules") + api_env
+    emitted = emissions_of_rules(rules if rules is not None else rules_in(data / "rules")) + api_env
     problems: list[str] = []
     partial: dict[str, list[str]] = {}
     for e in emitted:

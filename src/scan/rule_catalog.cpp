@@ -131,6 +131,12 @@ std::string_view to_string(MatchKind k) {
   return "?";
 }
 
+std::string_view to_string(RewriteKind k) {
+  for (auto [name, kind] : kRewriteKinds)
+    if (kind == k) return name;
+  return "";
+}
+
 uint64_t RuleCatalog::next_revision() {
   static std::atomic<uint64_t> next{1};
   return next.fetch_add(1, std::memory_order_relaxed);

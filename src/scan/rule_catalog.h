@@ -130,5 +130,6 @@ class RuleCatalog {
 };
 
 std::string_view to_string(MatchKind k);
+std::string_view to_string(RewriteKind k);  // as data/rules spells it; "" for none
 
 }  // namespace banjia::scan

@@ -4,8 +4,10 @@ lists of data/api and the variables of data/env. The checker must also catch a f
 copy of the data."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -140,3 +142,20 @@ def test_rewrite_targets_follow_migrates_component_mapping() -> None:
     # torch.autograd.profiler.ProfilerActivity.CUDA does not start with the rule's `from`: migrate
     # leaves it, so no torch_npu name is derived from it.
     assert not any(re.search(r"torch_npu\.autograd", n) for n in emitted)
+
+
+def test_banjias_own_catalogue_emits_the_same_and_passes(banjia_bin: str) -> None:
+    listed = subprocess.run([banjia_bin, "scan", "--list-rules", "--format", "json"], capture_output=True, text=True,
+                            timeout=60, check=True)
+    rules = json.loads(listed.stdout)
+    toml = {rule["id"]: rule for _, rule in checker.rules_in(REPO / "data" / "rules")}
+    assert [r["id"] for r in rules] == list(toml)
+    for r in rules:
+        t = toml[r["id"]]
+        assert r["rewrite"] == t.get("rewrite", None) or r["rewrite"] == {"from": "", "to": "", **t["rewrite"]}
+        assert r["match"]["names"] == t["match"].get("names", [])
+        assert r["min_torch_npu"] == t.get("min_torch_npu", "")
+        suffix = f" (torch_npu {t['min_torch_npu']} or newer)" if "min_torch_npu" in t else ""
+        assert r["replacement"] == (t["replacement"] + suffix if "replacement" in t else None)
+    report = checker.check(REPO / "data", [("banjia --list-rules", r) for r in rules])
+    assert report.problems == []
