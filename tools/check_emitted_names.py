@@ -44,7 +44,7 @@ class Emitted:
         return f"{self.origin}: {self.name}"
 
 
-def _load(path: Path) -> dict[str, Any]:
+def load_toml(path: Path) -> dict[str, Any]:
     with path.open("rb") as f:
         return tomllib.load(f)
 
@@ -55,7 +55,7 @@ def _names_in(text: str) -> list[str]:
 
 def rules_in(rules_dir: Path) -> list[tuple[str, dict[str, Any]]]:
     """(file name, rule) for every [[rule]] of data/rules."""
-    return [(path.name, rule) for path in sorted(rules_dir.glob("*.toml")) for rule in _load(path).get("rule", [])]
+    return [(path.name, rule) for path in sorted(rules_dir.glob("*.toml")) for rule in load_toml(path).get("rule", [])]
 
 
 def rule_emissions(rules_dir: Path) -> list[Emitted]:
@@ -99,20 +99,20 @@ def env_emissions(env_dir: Path) -> tuple[list[Emitted], list[Emitted]]:
     must be an environment variable ("env") or may also be a torch.npu.set_option key ("key")."""
     api: list[Emitted] = []
     variables: list[Emitted] = []
-    cuda = _load(env_dir / "cuda.toml")
+    cuda = load_toml(env_dir / "cuda.toml")
     variables += [Emitted(c["ascend"], "env", f"cuda.toml: {c['name']} (ascend)") for c in cuda["cuda"] if "ascend" in c]
-    for t in _load(env_dir / "templates.toml")["template"]:
+    for t in load_toml(env_dir / "templates.toml")["template"]:
         variables += [Emitted(s["name"], "env", f"templates.toml: {t['scenario']}") for s in t["setting"]]
-    for a in _load(env_dir / "advisor.toml")["advice"]:
+    for a in load_toml(env_dir / "advisor.toml")["advice"]:
         variables.append(Emitted(a["name"], "env", f"advisor.toml: {a['name']}"))
         variables += [Emitted(n, "env", f"advisor.toml: {a['name']} (suggestion)")
                       for n in ENV_NAME.findall(a["suggestion"])]
-    for n in _load(env_dir / "names.toml")["name"]:
+    for n in load_toml(env_dir / "names.toml")["name"]:
         origin = f"names.toml: {n['name']}"
         variables += [Emitted(d, "key", origin + " (did_you_mean)") for d in n.get("did_you_mean", [])]
         api += [Emitted(x, "api", origin + " (use)") for x in _names_in(n.get("use", ""))]
     for file in ("torch_npu.toml", "cann.toml", "hccl.toml", "set_option.toml"):
-        for v in _load(env_dir / file)["var"]:
+        for v in load_toml(env_dir / file)["var"]:
             for field in ("replacement", "api"):
                 api += [Emitted(x, "api", f"{file}: {v['name']} ({field})") for x in _names_in(v.get(field, ""))]
     return api, variables
@@ -122,7 +122,7 @@ def documented_variables(env_dir: Path) -> dict[str, str]:
     """Name -> class of every variable data/env documents with a source."""
     out: dict[str, str] = {}
     for file in ("torch_npu.toml", "cann.toml", "hccl.toml", "set_option.toml"):
-        for v in _load(env_dir / file)["var"]:
+        for v in load_toml(env_dir / file)["var"]:
             if v.get("source"):
                 out[v["name"]] = v.get("class", "")
     return out
@@ -190,8 +190,8 @@ def load_apis(api_dir: Path) -> list[Api]:
     torch_files = sorted(api_dir.glob("torch-*.toml"))
     if len(torch_files) != 1:
         raise FileNotFoundError(f"expected one torch-*.toml in {api_dir}, found {len(torch_files)}")
-    torch = _load(torch_files[0])
-    apis = [Api(_load(p), torch) for p in sorted(api_dir.glob("torch_npu-*.toml"))]
+    torch = load_toml(torch_files[0])
+    apis = [Api(load_toml(p), torch) for p in sorted(api_dir.glob("torch_npu-*.toml"))]
     if not apis:
         raise FileNotFoundError(f"no torch_npu-*.toml in {api_dir}")
     return sorted(apis, key=lambda a: release_key(a.release))

@@ -159,3 +159,30 @@ def test_banjias_own_catalogue_emits_the_same_and_passes(banjia_bin: str) -> Non
         assert r["replacement"] == (t["replacement"] + suffix if "replacement" in t else None)
     report = checker.check(REPO / "data", [("banjia --list-rules", r) for r in rules])
     assert report.problems == []
+
+
+def cpp_string_literals() -> list[tuple[str, str]]:
+    """(file, literal) for the string literals of the C++ that writes findings, rewrites and env advice."""
+    out = []
+    for sub in ("scan", "migrate", "env"):
+        for path in sorted((REPO / "src" / sub).glob("*.cpp")):
+            out += [(path.name, m) for m in re.findall(r'"((?:[^"\\\n]|\\.)*)"', path.read_text(encoding="utf-8"))]
+    return out
+
+
+def test_names_hard_coded_in_the_cpp_are_real() -> None:
+    apis = checker.load_apis(REPO / "data" / "api")
+    documented = set(checker.documented_variables(REPO / "data" / "env"))
+    env = REPO / "data" / "env"
+    cuda = {c["name"] for c in checker.load_toml(env / "cuda.toml")["cuda"]}
+    flagged = {n["name"] for n in checker.load_toml(env / "names.toml")["name"]}  # names env reports as wrong
+    macros = {"PYBIND11_MODULE", "TORCH_LIBRARY", "TORCH_LIBRARY_FRAGMENT", "TORCH_LIBRARY_IMPL"}
+    literals = cpp_string_literals()
+    api_names = [(f, n) for f, lit in literals for n in checker._names_in(lit)]
+    assert ("python_rewriter.cpp", "torch_npu") in api_names  # the `import torch_npu` migrate inserts
+    for file, name in api_names:
+        assert apis[-1].missing(name) is None, f"src/*/{file}: {name}"
+    env_names = [(f, n, lit) for f, lit in literals for n in checker.ENV_NAME.findall(lit)]
+    assert ("doctor.cpp", "ASCEND_HOME_PATH") in {(f, n) for f, n, _ in env_names}
+    for file, name, lit in env_names:
+        assert name in documented | cuda | flagged | macros, f"src/*/{file}: {name} in {lit!r}"
