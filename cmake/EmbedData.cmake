@@ -1,12 +1,17 @@
 # Knowledge-base files under data/ are compiled into the binary so that `banjia` is one self-contained
 # file: no install prefix to find, no data drifting from the code that reads it.
-# banjia_embed_data(<target> <glob...>) generates a source file exposing
+# banjia_embed_data(<target> <glob...> [EXCLUDE <regex>...]) generates a source file exposing
 #   std::span<const banjia::EmbeddedFile> banjia::embedded_files()
+# EXCLUDE drops the matched paths (relative to the repository) that match a regex.
 function(banjia_embed_data target)
+  cmake_parse_arguments(PARSE_ARGV 1 EMBED "" "" "EXCLUDE")
   set(files)
-  foreach(g IN LISTS ARGN)
+  foreach(g IN LISTS EMBED_UNPARSED_ARGUMENTS)
     file(GLOB_RECURSE matched CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/${g}")
     list(APPEND files ${matched})
+  endforeach()
+  foreach(re IN LISTS EMBED_EXCLUDE)
+    list(FILTER files EXCLUDE REGEX "^${PROJECT_SOURCE_DIR}/${re}")
   endforeach()
   list(SORT files)
   # Each TOML file also goes in as JSON written by banjia_toml_to_json, under "toml-as-json/<path>"

@@ -8,6 +8,8 @@
 #include "cli/output_options.h"
 #include "cli/verbs.h"
 #include "common/errors.h"
+#include "common/file_io.h"
+#include "common/json_writer.h"
 #include "common/report.h"
 #include "scan/scan_summary.h"
 #include "scan/scanner.h"
@@ -32,9 +34,29 @@ std::string rule_list_text(const scan::RuleCatalog& rules) {
   return s;
 }
 
+// The catalogue as banjia loaded it, for tools that check what it emits (tests/data).
+std::string rule_list_json(const scan::RuleCatalog& rules) {
+  JsonWriter w;
+  w.begin_array();
+  for (const auto& r : rules.rules()) {
+    w.begin_object().field("id", r.id).field("category", r.category).field("severity", to_string(r.severity));
+    w.field("fix", to_string(r.fix)).field("summary", r.summary).field("message", r.message);
+    w.field("replacement", r.replacement).field("min_torch_npu", r.min_torch_npu).field("source", r.source);
+    w.key("match").begin_object().field("kind", to_string(r.match)).key("names").begin_array();
+    for (const auto& n : r.names) w.value(n);
+    w.end_array().end_object().key("rewrite");
+    if (r.rewrite == scan::RewriteKind::none) w.null();
+    else w.begin_object().field("kind", to_string(r.rewrite)).field("from", r.rewrite_from).field("to", r.rewrite_to).end_object();
+    w.end_object();
+  }
+  w.end_array();
+  return w.take() + "\n";
+}
+
 int run_scan(const ScanArgs& args) {
   if (args.list_rules) {
-    std::fputs(rule_list_text(scan::RuleCatalog::builtin()).c_str(), stdout);
+    const auto& rules = scan::RuleCatalog::builtin();
+    write_output(args.out.output, args.out.format == "json" ? rule_list_json(rules) : rule_list_text(rules));
     return kExitOk;
   }
   scan::ScanOptions opts;
@@ -77,7 +99,7 @@ void register_scan(CLI::App& app, int& exit_code) {
   cmd->add_option("--select", args->select, "Only report these rule ids or categories (repeatable)")->delimiter(',');
   cmd->add_option("--ignore", args->ignore, "Do not report these rule ids or categories (repeatable)")->delimiter(',');
   cmd->add_option("-j,--threads", args->threads, "Worker threads (default: all cores)");
-  cmd->add_flag("--list-rules", args->list_rules, "Print the rule catalogue (id, category, fix kind, source) and exit");
+  cmd->add_flag("--list-rules", args->list_rules, "Print the rule catalogue (id, category, fix kind, source; everything with --format json) and exit");
   args->out.add_to(cmd);
   cmd->footer(R"(Examples:
   banjia scan examples/cifar_ddp                    report with statistics, grouped by file

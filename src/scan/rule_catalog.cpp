@@ -7,6 +7,7 @@
 
 #include "common/embedded_data.h"
 #include "common/errors.h"
+#include "common/version.h"
 
 namespace banjia::scan {
 
@@ -65,6 +66,15 @@ Rule parse_rule(const toml::table& t, const std::string& file, size_t index) {
   r.message = required(t, "message", where);
   r.source = required(t, "source", where);
   if (auto rep = t["replacement"].value<std::string>()) r.replacement = *rep;
+  r.min_torch_npu = t["min_torch_npu"].value_or(std::string());
+  if (!r.min_torch_npu.empty()) {
+    if (!is_release_version(r.min_torch_npu))
+      throw InputError(where, "min_torch_npu must be a TorchNPU release such as 26.2.0");
+    // migrate cannot know the release a tree will run on, so it never writes such a name itself.
+    if (!r.replacement || r.fix == FixKind::automatic)
+      throw InputError(where, "a rule with min_torch_npu needs a replacement and a fix other than automatic");
+    *r.replacement += " (torch_npu " + r.min_torch_npu + " or newer)";
+  }
 
   const toml::table* m = t["match"].as_table();
   if (!m) throw InputError(where, "missing [match] table");
@@ -119,6 +129,12 @@ std::string_view to_string(MatchKind k) {
   for (auto [name, kind] : kMatchKinds)
     if (kind == k) return name;
   return "?";
+}
+
+std::string_view to_string(RewriteKind k) {
+  for (auto [name, kind] : kRewriteKinds)
+    if (kind == k) return name;
+  return "";
 }
 
 uint64_t RuleCatalog::next_revision() {

@@ -56,6 +56,9 @@ struct Rule {
   std::string summary;
   std::string message;
   std::optional<std::string> replacement;
+  // First TorchNPU release that has the replacement ("" = every release in data/api); the catalogue
+  // adds it to `replacement`, so every finding of the rule says so.
+  std::string min_torch_npu;
   std::string source;
   std::string data_file;
 
@@ -127,5 +130,6 @@ class RuleCatalog {
 };
 
 std::string_view to_string(MatchKind k);
+std::string_view to_string(RewriteKind k);  // as data/rules spells it; "" for none
 
 }  // namespace banjia::scan

@@ -76,3 +76,52 @@ TEST(RuleCatalog, ImportMatchesSubmodules) {
   EXPECT_EQ(cat.match_import("xformers.ops")->id, "xformers");
   EXPECT_EQ(cat.match_import("xformersx"), nullptr);
 }
+
+namespace {
+// A manual rule whose replacement only newer TorchNPU releases have; `extra` adds or overrides fields.
+std::string versioned_rule(const std::string& extra) {
+  return R"([[rule]]
+id = "x"
+category = "device"
+severity = "warning"
+message = "m"
+source = "s"
+match = { kind = "qualified", names = ["torch.cuda.ExternalStream"] }
+)" + extra;
+}
+}  // namespace
+
+TEST(RuleCatalog, MinTorchNpuIsSaidInTheReplacement) {
+  RuleCatalog c;
+  c.add_toml(versioned_rule("fix = \"manual\"\nreplacement = \"torch.npu.ExternalStream\"\nmin_torch_npu = \"26.2.0\"\n"),
+             "t.toml");
+  ASSERT_EQ(c.rules().size(), 1u);
+  EXPECT_EQ(c.rules()[0].min_torch_npu, "26.2.0");
+  EXPECT_EQ(c.rules()[0].replacement, "torch.npu.ExternalStream (torch_npu 26.2.0 or newer)");
+}
+
+TEST(RuleCatalog, MinTorchNpuMustBeAReleaseOnAManualRuleWithAReplacement) {
+  const std::string rep = "replacement = \"torch.npu.ExternalStream\"\n";
+  EXPECT_THROW(RuleCatalog().add_toml(versioned_rule("fix = \"manual\"\n" + rep + "min_torch_npu = \"newest\"\n"), "t.toml"),
+               banjia::InputError);
+  EXPECT_THROW(RuleCatalog().add_toml(versioned_rule("fix = \"manual\"\nmin_torch_npu = \"26.2.0\"\n"), "t.toml"),
+               banjia::InputError);
+  EXPECT_THROW(RuleCatalog().add_toml(versioned_rule("fix = \"automatic\"\n" + rep + "min_torch_npu = \"26.2.0\"\n" +
+                                                     "rewrite = { kind = \"replace-module\", from = \"torch.cuda\", "
+                                                     "to = \"torch.npu\" }\n"),
+                                      "t.toml"),
+               banjia::InputError);
+}
+
+TEST(RuleCatalog, NamesOnlyNewerReleasesHaveAreNotRewritten) {
+  // torch.npu.ExternalStream exists from torch_npu 26.2.0 on and torch.npu.list_gpu_processes in no
+  // release (data/api): neither is rewritten automatically.
+  const auto& cat = RuleCatalog::builtin();
+  const auto* external = cat.match_qualified("torch.cuda.ExternalStream");
+  ASSERT_NE(external, nullptr);
+  EXPECT_EQ(external->id, "cuda-external-stream");
+  EXPECT_EQ(external->fix, banjia::FixKind::manual);
+  EXPECT_EQ(external->replacement, "torch.npu.ExternalStream (torch_npu 26.2.0 or newer)");
+  ASSERT_NE(cat.match_qualified("torch.cuda.list_gpu_processes"), nullptr);
+  EXPECT_EQ(cat.match_qualified("torch.cuda.list_gpu_processes")->id, "torch-cuda-unverified");
+}
