@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test (CI runs this: .ci/run):
 #   the C++ suite (GoogleTest via ctest); the types (mypy --strict, settings in pyproject.toml); the CLI
-#   end-to-end, Python runtime and simulated-NPU tests (pytest in .venv); the wheel, installed into a
+#   end-to-end, Python runtime, simulated-NPU and knowledge-base (data/) tests (pytest in .venv); the wheel, installed into a
 #   fresh venv; then one clang build with ASan + UBSan and libFuzzer instrumentation: the C++ suite and
 #   the CLI tests under the sanitizers, and a fuzz smoke run of every harness (FUZZING.md).
 set -euo pipefail
@@ -23,8 +23,8 @@ ctest --test-dir build --output-on-failure -j "$JOBS"
 echo "== types (mypy --strict)"
 "$PY" -m mypy
 
-echo "== CLI end-to-end, Python runtime and simulated-NPU tests"
-BANJIA_BIN="$PWD/build/src/banjia" "$PY" -m pytest -q tests/e2e tests/runtime
+echo "== CLI end-to-end, Python runtime, simulated-NPU and knowledge-base tests"
+BANJIA_BIN="$PWD/build/src/banjia" "$PY" -m pytest -q tests/e2e tests/runtime tests/data
 
 echo "== wheel (pip wheel ., installed into a fresh venv)"
 bash scripts/wheel-test.sh
