@@ -142,8 +142,10 @@ std::vector<scan::TextEdit> annotations(const scan::PythonAnalysis& a, const std
 
 }  // namespace
 
-FileRewrite rewrite_python(std::string_view bytes, const std::string& display, const scan::RuleCatalog& rules,
-                           const RewriteOptions& options, const scan::FlowSeeds* seeds) {
+namespace {
+
+FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, const scan::RuleCatalog& rules,
+                         const RewriteOptions& options, const scan::FlowSeeds* seeds) {
   FileRewrite fr;
   fr.display = display;
   fr.original = std::string(bytes);
@@ -178,14 +180,19 @@ FileRewrite rewrite_python(std::string_view bytes, const std::string& display, c
   }
   edits = non_overlapping(std::move(edits));
   std::vector<scan::TextEdit> all = edits;
-  if (options.insert_import && !edits.empty() && !imports_torch_npu(*a)) {
-    scan::TextEdit ins = torch_npu_import_edit(*a, edits);
+  // torch_npu registers torch.npu when imported; the accelerator target's code needs torch itself
+  // (torch_npu then loads through torch's `torch.backends` entry point: docs/scan-migrate.md).
+  const bool npu = options.target == scan::kTargetNpu;
+  const std::string module = npu ? "torch_npu" : "torch";
+  const bool writes_torch = std::any_of(edits.begin(), edits.end(), [](const auto& e) { return e.text.find("torch.") != std::string::npos; });
+  if (options.insert_import && !edits.empty() && (npu ? !imports_torch_npu(*a) : writes_torch && needs_module_import(*a, module))) {
+    scan::TextEdit ins = module_import_edit(*a, edits, module);
     all.push_back(ins);
     Change c;
     c.file = display;
-    c.rule = "import-torch-npu";
+    c.rule = npu ? "import-torch-npu" : "import-torch";
     c.before = "";
-    c.after = "import torch_npu";
+    c.after = "import " + module;
     // Line of the insertion point.
     c.line = 1 + static_cast<int>(std::count(a->text().begin(), a->text().begin() + ins.begin, '\n'));
     c.column = 1;
@@ -224,6 +231,25 @@ FileRewrite rewrite_python(std::string_view bytes, const std::string& display, c
   fr.rewritten = (a->source.had_bom ? std::string("\xEF\xBB\xBF") : std::string()) + text;
   std::stable_sort(fr.changes.begin(), fr.changes.end(),
                    [](const Change& x, const Change& y) { return std::tie(x.line, x.column) < std::tie(y.line, y.column); });
+  return fr;
+}
+
+}  // namespace
+
+FileRewrite rewrite_python(std::string_view bytes, const std::string& display, const scan::RuleCatalog& rules,
+                           const RewriteOptions& options, const scan::FlowSeeds* seeds) {
+  FileRewrite fr = rewrite_pass(bytes, display, rules, options, seeds);
+  // An inserted `import torch` binds a name the file left unbound, and names spelled through it
+  // (torch.cuda.synchronize) resolve only now: a second pass rewrites them, so that migrating the
+  // output again changes nothing. Its report lines are those of the file after the first pass.
+  const bool imported_torch = std::any_of(fr.changes.begin(), fr.changes.end(), [](const Change& c) { return c.rule == "import-torch"; });
+  if (!imported_torch) return fr;
+  FileRewrite again = rewrite_pass(fr.rewritten, display, rules, options, seeds);
+  if (!again.changed()) return fr;
+  fr.rewritten = std::move(again.rewritten);
+  fr.changes.insert(fr.changes.end(), again.changes.begin(), again.changes.end());
+  fr.leftovers = std::move(again.leftovers);
+  fr.questions = std::move(again.questions);
   return fr;
 }
 

@@ -1,6 +1,8 @@
 // Matcher on device and backend values ("cuda", "cuda:0", f"cuda:{i}", "nccl"): each value found by
 // device_values.h gets the decision of device_flow.h — rewritten, reported for a person, or left in
 // code that already handles the Ascend value. Messages and docstrings are not code values.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "scan/device_flow.h"
@@ -31,6 +33,30 @@ struct DeviceRules {
       (r->position == "backend" ? rewrite[1] : unresolved[1]) = r;
   }
 };
+
+// The literal replaced by an expression (a device-expression rewrite): the whole value ("cuda")
+// becomes the expression; a longer one ("cuda:0", f"cuda:{i}") the expression joined with the rest
+// of the literal, in parentheses so that `.format(i)` or `% i` after it still apply to the whole.
+// Compared values get the rule's compare expression. A value naming one device, where the rule has a
+// `specific` template, becomes that template around the rest of its whole expression ({rest}:
+// `':{}'.format(i)`, `f':{rank}'`). The expression's quotes follow the literal's.
+TextEdit expression_edit(const PythonAnalysis& a, const DeviceValue& d, const Rule& rule, std::string_view from) {
+  const bool compared = d.role == ValueRole::comparison;
+  const bool specific = !compared && d.specific && !rule.specific_expression.empty() && d.expr.first == d.lit.first_sig;
+  std::string expr = compared ? rule.compare_expression : specific ? rule.specific_expression : rule.value_expression;
+  const uint32_t begin = a.sig_token(d.lit.first_sig).begin;
+  const uint32_t end = a.sig_token(specific ? d.expr.last : d.lit.last_sig).end;
+  const std::string_view prefix = a.text().substr(begin, d.lit.value_offset - begin);  // f" or '
+  if (prefix.find('"') != std::string_view::npos) std::replace(expr.begin(), expr.end(), '\'', '"');
+  const size_t rest_at = d.lit.value_offset + from.size();
+  const std::string rest = std::string(prefix) + std::string(a.text().substr(rest_at, end - rest_at));  // ':0'
+  if (specific) {
+    if (size_t at = expr.find("{rest}"); at != std::string::npos) expr.replace(at, 6, rest);
+    return TextEdit{begin, end, expr};
+  }
+  if (d.lit.complete && d.lit.value.size() == from.size()) return TextEdit{begin, end, expr};
+  return TextEdit{begin, end, "(" + expr + " + " + rest + ")"};
+}
 
 std::string lines_text(const std::vector<uint32_t>& lines) {
   std::string s;
@@ -72,6 +98,8 @@ void match_device_values(const PythonAnalysis& a, const RuleCatalog& rules, cons
           m.message = fmt::format("left as is: '{}' is compared here, and the value set on line {} stays (not a device "
                                   "banjia can follow); change both together",
                                   d.key, lines_text(dec.blocking_lines));
+        } else if (m.rule->fix == FixKind::automatic && m.rule->rewrite == RewriteKind::device_expression) {
+          m.edit = expression_edit(a, d, *m.rule, d.kind == ValueKind::device ? kCudaDevice : kNccl);
         } else if (m.rule->fix == FixKind::automatic) {
           m.edit = replace_in_value(d.lit, m.rule->rewrite_from, m.rule->rewrite_to);
         }
