@@ -80,6 +80,24 @@ std::vector<scan::TextEdit> non_overlapping(std::vector<scan::TextEdit> edits) {
   return out;
 }
 
+// The closing insertion of each applied edit that has one; where it would fall inside another
+// edit, the opening edit is dropped too (never half a pair of parentheses).
+void add_closing_edits(const std::vector<scan::PyMatch>& matches, std::vector<scan::TextEdit>& edits) {
+  std::vector<scan::TextEdit> closings;
+  for (const auto& m : matches) {
+    if (!m.edit || !m.closing_edit) continue;
+    auto opening = std::find_if(edits.begin(), edits.end(), [&](const auto& e) {
+      return e.begin == m.edit->begin && e.end == m.edit->end && e.text == m.edit->text;
+    });
+    if (opening == edits.end()) continue;
+    const uint32_t at = m.closing_edit->begin;
+    const bool inside = std::any_of(edits.begin(), edits.end(), [&](const auto& e) { return e.begin < at && at < e.end; });
+    if (inside) edits.erase(opening);
+    else closings.push_back(*m.closing_edit);
+  }
+  edits.insert(edits.end(), closings.begin(), closings.end());
+}
+
 // The consecutive `# banjia: ...` comment lines that end right before `offset` (a line start), joined.
 std::string annotation_block_above(std::string_view text, size_t offset) {
   std::string block;
@@ -179,6 +197,7 @@ FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, con
     // An automatic match without an edit (reached through a rewritten import alias) needs nothing.
   }
   edits = non_overlapping(std::move(edits));
+  add_closing_edits(matches, edits);
   std::vector<scan::TextEdit> all = edits;
   // torch_npu registers torch.npu when imported; the accelerator target's code needs torch itself
   // (torch_npu then loads through torch's `torch.backends` entry point: docs/scan-migrate.md).

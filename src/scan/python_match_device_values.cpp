@@ -34,13 +34,15 @@ struct DeviceRules {
   }
 };
 
-// The literal replaced by an expression (a device-expression rewrite): the whole value ("cuda")
-// becomes the expression; a longer one ("cuda:0", f"cuda:{i}") the expression joined with the rest
-// of the literal, in parentheses so that `.format(i)` or `% i` after it still apply to the whole.
-// Compared values get the rule's compare expression. A value naming one device, where the rule has a
+// The literal replaced by an expression (a device-expression rewrite). The whole value ("cuda")
+// becomes the expression. A longer one ("cuda:0", f"cuda:{i}") becomes `(<expression> + <the rest of
+// the literal>)`: the parentheses keep `.format(i)` or `% i` after it applying to the whole. Compared
+// values get the rule's compare expression. A value naming one device, where the rule has a
 // `specific` template, becomes that template around the rest of its whole expression ({rest}:
-// `':{}'.format(i)`, `f':{rank}'`). The expression's quotes follow the literal's.
-TextEdit expression_edit(const PythonAnalysis& a, const DeviceValue& d, const Rule& rule, std::string_view from) {
+// `':{}'.format(i)`, `f':{rank}'`). Only the opening up to "cuda" is replaced and the closing
+// inserted after, so that edits inside (an f-string's fields) still apply. The expression's quotes
+// follow the literal's.
+void expression_edit(const PythonAnalysis& a, const DeviceValue& d, const Rule& rule, std::string_view from, PyMatch& m) {
   const bool compared = d.role == ValueRole::comparison;
   const bool specific = !compared && d.specific && !rule.specific_expression.empty() && d.expr.first == d.lit.first_sig;
   std::string expr = compared ? rule.compare_expression : specific ? rule.specific_expression : rule.value_expression;
@@ -48,14 +50,19 @@ TextEdit expression_edit(const PythonAnalysis& a, const DeviceValue& d, const Ru
   const uint32_t end = a.sig_token(specific ? d.expr.last : d.lit.last_sig).end;
   const std::string_view prefix = a.text().substr(begin, d.lit.value_offset - begin);  // f" or '
   if (prefix.find('"') != std::string_view::npos) std::replace(expr.begin(), expr.end(), '\'', '"');
-  const size_t rest_at = d.lit.value_offset + from.size();
-  const std::string rest = std::string(prefix) + std::string(a.text().substr(rest_at, end - rest_at));  // ':0'
-  if (specific) {
-    if (size_t at = expr.find("{rest}"); at != std::string::npos) expr.replace(at, 6, rest);
-    return TextEdit{begin, end, expr};
+  const auto opened = static_cast<uint32_t>(d.lit.value_offset + from.size());
+  if (!specific && d.lit.complete && d.lit.value.size() == from.size()) {
+    m.edit = TextEdit{begin, end, expr};
+    return;
   }
-  if (d.lit.complete && d.lit.value.size() == from.size()) return TextEdit{begin, end, expr};
-  return TextEdit{begin, end, "(" + expr + " + " + rest + ")"};
+  std::string open = "(" + expr + " + ", close = ")";
+  if (specific) {
+    const size_t at = expr.find("{rest}");
+    open = expr.substr(0, at);
+    close = at == std::string::npos ? std::string() : expr.substr(at + 6);
+  }
+  m.edit = TextEdit{begin, opened, open + std::string(prefix)};
+  m.closing_edit = TextEdit{end, end, close};
 }
 
 std::string lines_text(const std::vector<uint32_t>& lines) {
@@ -99,7 +106,7 @@ void match_device_values(const PythonAnalysis& a, const RuleCatalog& rules, cons
                                   "banjia can follow); change both together",
                                   d.key, lines_text(dec.blocking_lines));
         } else if (m.rule->fix == FixKind::automatic && m.rule->rewrite == RewriteKind::device_expression) {
-          m.edit = expression_edit(a, d, *m.rule, d.kind == ValueKind::device ? kCudaDevice : kNccl);
+          expression_edit(a, d, *m.rule, d.kind == ValueKind::device ? kCudaDevice : kNccl, m);
         } else if (m.rule->fix == FixKind::automatic) {
           m.edit = replace_in_value(d.lit, m.rule->rewrite_from, m.rule->rewrite_to);
         }

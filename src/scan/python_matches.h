@@ -28,6 +28,9 @@ struct PyMatch {
   uint32_t first_tok = 0, last_tok = 0;  // token indices of the reported span (inclusive)
   std::string message;                   // overrides rule->message when not empty
   std::optional<TextEdit> edit;          // the rewrite, for automatic rules (absent: none needed here)
+  // An insertion that closes what `edit` opens ("(" ... ")"), for a rewrite that wraps an expression
+  // whose inside other matches edit (an f-string's fields): applied with `edit` or not at all.
+  std::optional<TextEdit> closing_edit;
   bool blocked = false;                  // automatic rule whose rewrite is not safe here: report as manual
 };
 

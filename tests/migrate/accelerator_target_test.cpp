@@ -51,6 +51,20 @@ TEST(AcceleratorTarget, ImportsTorchWhereTheFileDoesNotAndNeverTorchNpu) {
   EXPECT_EQ(rw("import torch\ntorch.cuda.synchronize()\n").rewritten, "import torch\ntorch.accelerator.synchronize()\n");
 }
 
+// A device value wrapped in an expression keeps the edits inside it: the f-string's field is
+// rewritten in the same pass (torch's own _prims/rng_prims.py spells a device so).
+TEST(AcceleratorTarget, EditsInsideAWrappedDeviceValueApplyInTheSamePass) {
+  auto fr = rw("import torch\nd = torch.device(f\"cuda:{torch.cuda.current_device()}\")\n");
+  EXPECT_EQ(fr.rewritten,
+            "import torch\nd = torch.device((torch.accelerator.current_accelerator().type + "
+            "f\":{torch.accelerator.current_device_index()}\" if torch.accelerator.is_available() else \"cpu\"))\n");
+  EXPECT_EQ(rw(fr.rewritten).rewritten, fr.rewritten);
+  auto fmt = rw("import torch\nd = torch.device('cuda:{}'.format(torch.cuda.current_device()))\n");
+  EXPECT_EQ(fmt.rewritten,
+            "import torch\nd = torch.device((torch.accelerator.current_accelerator().type + "
+            "':{}'.format(torch.accelerator.current_device_index()) if torch.accelerator.is_available() else 'cpu'))\n");
+}
+
 TEST(AcceleratorTarget, WhatHasNoDeviceAgnosticFormStaysAndIsReported) {
   const std::string src =
       "import torch\nimport os\nok = torch.cuda.is_bf16_supported()\nif x.is_cuda:\n    pass\n"
