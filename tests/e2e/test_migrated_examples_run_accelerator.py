@@ -130,3 +130,11 @@ def test_cifar_ddp_migrates_to_code_that_compiles(banjia_bin, tmp_path):
     again = subprocess.run([banjia_bin, "migrate", str(out), "--check", "--target", "accelerator"],
                            capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stdout
+
+
+def test_help_names_the_targets_and_an_unknown_one_is_a_usage_error(banjia_bin):
+    help_text = subprocess.run([banjia_bin, "migrate", "--help"], capture_output=True, text=True, timeout=60).stdout
+    assert "--target" in help_text and "accelerator" in help_text and "torch.accelerator" in help_text
+    r = subprocess.run([banjia_bin, "migrate", str(EXAMPLES), "--dry-run", "--target", "tpu"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--target" in r.stderr
