@@ -2,7 +2,8 @@
 // input tokenizes without error so does the output, and rewriting the output changes nothing
 // (migrating twice equals migrating once); a comparison with "npu" that migrate wrote never meets a
 // "cuda" value still stored under the same name (device_invariant.h). Also the scan prefilter's
-// soundness: a file it turns away has no match (scan/python_prefilter.h).
+// soundness: a file it turns away has no match (scan/python_prefilter.h). The accelerator target
+// (migrate --target accelerator) must keep the first two properties too.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -47,17 +48,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view src(reinterpret_cast<const char*>(data), size);
   const auto& rules = scan::RuleCatalog::builtin();
   check_prefilter(src, rules);
-  for (bool annotate : {false, true}) {
-    migrate::RewriteOptions opt;
-    opt.annotate = annotate;
-    migrate::FileRewrite once = migrate::rewrite_python(src, "fuzz.py", rules, opt);
-    if (!once.changed()) continue;
-    if (tokenizes(src)) FUZZ_CHECK(tokenizes(once.rewritten), "rewritten output tokenizes");
-    migrate::FileRewrite twice = migrate::rewrite_python(once.rewritten, "fuzz.py", rules, opt);
-    FUZZ_CHECK(twice.rewritten == once.rewritten, "rewriting is idempotent");
-    if (!annotate)
-      FUZZ_CHECK(device_invariant_violation(once.rewritten, once.original).empty(),
-                 "no comparison rewritten while a value stored under its name stays");
+  for (std::string_view target : {scan::kTargetNpu, scan::kTargetAccelerator}) {
+    const auto& target_rules = *scan::RuleCatalog::for_target(target);
+    for (bool annotate : {false, true}) {
+      migrate::RewriteOptions opt;
+      opt.annotate = annotate;
+      opt.target = std::string(target);
+      migrate::FileRewrite once = migrate::rewrite_python(src, "fuzz.py", target_rules, opt);
+      if (!once.changed()) continue;
+      if (tokenizes(src)) FUZZ_CHECK(tokenizes(once.rewritten), "rewritten output tokenizes");
+      migrate::FileRewrite twice = migrate::rewrite_python(once.rewritten, "fuzz.py", target_rules, opt);
+      FUZZ_CHECK(twice.rewritten == once.rewritten, "rewriting is idempotent");
+      // The invariant is stated on "npu" values, which only the npu target writes.
+      if (!annotate && target == scan::kTargetNpu)
+        FUZZ_CHECK(device_invariant_violation(once.rewritten, once.original).empty(),
+                   "no comparison rewritten while a value stored under its name stays");
+    }
   }
   return 0;
 }

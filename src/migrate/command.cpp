@@ -72,11 +72,19 @@ void register_migrate(CLI::App& app, int& exit_code) {
   cmd->add_option("--target-torch-npu", args->opt.target_torch_npu,
                   "TorchNPU release to target (e.g. 7.3.0): allocator options it lacks are dropped (default: newest)")
       ->option_text("VERSION");
+  cmd->add_option("--target", args->opt.rewrite.target,
+                  "npu: torch_npu code (torch.npu, \"npu\", hccl, import torch_npu); accelerator: device-agnostic code for "
+                  "GPU and NPU alike (torch.accelerator, torch.amp, the device from "
+                  "torch.accelerator.current_accelerator(), the backend torch picks for it); what has no "
+                  "device-agnostic form stays and is reported")
+      ->check(CLI::IsMember({std::string(scan::kTargetNpu), std::string(scan::kTargetAccelerator)}))
+      ->capture_default_str();
   cmd->add_option("-j,--threads", args->opt.threads, "Worker threads (default: all cores)");
   cmd->footer(R"(Examples:
   banjia migrate examples/cifar_ddp -o build/cifar_ddp-npu --diff --report build/changes.json
   banjia migrate src/ --in-place --backup-suffix .cuda
-  banjia migrate . --check            # in CI: fail when CUDA-only code creeps back in)");
+  banjia migrate . --check            # in CI: fail when CUDA-only code creeps back in
+  banjia migrate train/ -o train-any --target accelerator   # one codebase for GPU and NPU)");
   cmd->callback([args, &exit_code] { exit_code = run_migrate(*args); });
 }
 

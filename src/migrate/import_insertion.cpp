@@ -80,9 +80,23 @@ bool is_docstring_or_future(const scan::PythonAnalysis& a, size_t stmt_index) {
 
 }  // namespace
 
+bool needs_module_import(const scan::PythonAnalysis& a, std::string_view name) {
+  for (const auto& b : a.imports.bindings)
+    if (b.indent_depth == 0 && b.local == name && b.target == name && b.origin == python::BindingOrigin::import_statement)
+      return false;
+  // A name bound to something else stays so: an import would change what the rest of the file means.
+  const python::ImportBinding* other = a.imports.binding_for(name);
+  return !other || other->target == name;
+}
+
 scan::TextEdit torch_npu_import_edit(const scan::PythonAnalysis& a, const std::vector<scan::TextEdit>& applied) {
+  return module_import_edit(a, applied, "torch_npu");
+}
+
+scan::TextEdit module_import_edit(const scan::PythonAnalysis& a, const std::vector<scan::TextEdit>& applied,
+                                  std::string_view module) {
   const std::string nl = line_ending_of(a.text());
-  const std::string line = "import torch_npu";
+  const std::string line = "import " + std::string(module);
   // The first module-level statement importing torch or a torch submodule.
   std::optional<uint32_t> anchor;
   for (const auto& b : a.imports.bindings) {

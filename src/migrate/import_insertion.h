@@ -16,6 +16,13 @@ bool imports_torch_npu(const scan::PythonAnalysis& a);
 // or right before it when that import is itself rewritten to torch.npu; after the docstring and
 // `from __future__` imports when the file imports no torch at module level.
 scan::TextEdit torch_npu_import_edit(const scan::PythonAnalysis& a, const std::vector<scan::TextEdit>& applied);
+// The same placement for `import <module>` (the accelerator target inserts `import torch`).
+scan::TextEdit module_import_edit(const scan::PythonAnalysis& a, const std::vector<scan::TextEdit>& applied,
+                                  std::string_view module);
+
+// Whether code naming the module `name` (torch) needs `import name` at module level: no module-level
+// `import name` binds it, and the name is not bound to anything else.
+bool needs_module_import(const scan::PythonAnalysis& a, std::string_view name);
 
 // Where the physical line holding `offset` starts or, when that line continues an earlier one (after
 // a backslash, or inside a string that spans lines), where the first of those lines starts: the

@@ -54,6 +54,7 @@ std::string report_json(const MigratePlan& plan, const MigrateTotals& t, const M
   if (o.output) w.field("output", *o.output);
   else w.key("output").null();
   w.field("in_place", o.in_place);
+  w.field("target", o.rewrite.target);
   w.key("summary").begin_object();
   w.field("files_examined", static_cast<uint64_t>(t.files_examined));
   w.field("files_changed", static_cast<uint64_t>(t.files_changed));

@@ -80,6 +80,24 @@ std::vector<scan::TextEdit> non_overlapping(std::vector<scan::TextEdit> edits) {
   return out;
 }
 
+// The closing insertion of each applied edit that has one; where it would fall inside another
+// edit, the opening edit is dropped too (never half a pair of parentheses).
+void add_closing_edits(const std::vector<scan::PyMatch>& matches, std::vector<scan::TextEdit>& edits) {
+  std::vector<scan::TextEdit> closings;
+  for (const auto& m : matches) {
+    if (!m.edit || !m.closing_edit) continue;
+    auto opening = std::find_if(edits.begin(), edits.end(), [&](const auto& e) {
+      return e.begin == m.edit->begin && e.end == m.edit->end && e.text == m.edit->text;
+    });
+    if (opening == edits.end()) continue;
+    const uint32_t at = m.closing_edit->begin;
+    const bool inside = std::any_of(edits.begin(), edits.end(), [&](const auto& e) { return e.begin < at && at < e.end; });
+    if (inside) edits.erase(opening);
+    else closings.push_back(*m.closing_edit);
+  }
+  edits.insert(edits.end(), closings.begin(), closings.end());
+}
+
 // The consecutive `# banjia: ...` comment lines that end right before `offset` (a line start), joined.
 std::string annotation_block_above(std::string_view text, size_t offset) {
   std::string block;
@@ -142,8 +160,10 @@ std::vector<scan::TextEdit> annotations(const scan::PythonAnalysis& a, const std
 
 }  // namespace
 
-FileRewrite rewrite_python(std::string_view bytes, const std::string& display, const scan::RuleCatalog& rules,
-                           const RewriteOptions& options, const scan::FlowSeeds* seeds) {
+namespace {
+
+FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, const scan::RuleCatalog& rules,
+                         const RewriteOptions& options, const scan::FlowSeeds* seeds) {
   FileRewrite fr;
   fr.display = display;
   fr.original = std::string(bytes);
@@ -177,15 +197,21 @@ FileRewrite rewrite_python(std::string_view bytes, const std::string& display, c
     // An automatic match without an edit (reached through a rewritten import alias) needs nothing.
   }
   edits = non_overlapping(std::move(edits));
+  add_closing_edits(matches, edits);
   std::vector<scan::TextEdit> all = edits;
-  if (options.insert_import && !edits.empty() && !imports_torch_npu(*a)) {
-    scan::TextEdit ins = torch_npu_import_edit(*a, edits);
+  // torch_npu registers torch.npu when imported; the accelerator target's code needs torch itself
+  // (torch_npu then loads through torch's `torch.backends` entry point: docs/scan-migrate.md).
+  const bool npu = options.target == scan::kTargetNpu;
+  const std::string module = npu ? "torch_npu" : "torch";
+  const bool writes_torch = std::any_of(edits.begin(), edits.end(), [](const auto& e) { return e.text.find("torch.") != std::string::npos; });
+  if (options.insert_import && !edits.empty() && (npu ? !imports_torch_npu(*a) : writes_torch && needs_module_import(*a, module))) {
+    scan::TextEdit ins = module_import_edit(*a, edits, module);
     all.push_back(ins);
     Change c;
     c.file = display;
-    c.rule = "import-torch-npu";
+    c.rule = npu ? "import-torch-npu" : "import-torch";
     c.before = "";
-    c.after = "import torch_npu";
+    c.after = "import " + module;
     // Line of the insertion point.
     c.line = 1 + static_cast<int>(std::count(a->text().begin(), a->text().begin() + ins.begin, '\n'));
     c.column = 1;
@@ -224,6 +250,25 @@ FileRewrite rewrite_python(std::string_view bytes, const std::string& display, c
   fr.rewritten = (a->source.had_bom ? std::string("\xEF\xBB\xBF") : std::string()) + text;
   std::stable_sort(fr.changes.begin(), fr.changes.end(),
                    [](const Change& x, const Change& y) { return std::tie(x.line, x.column) < std::tie(y.line, y.column); });
+  return fr;
+}
+
+}  // namespace
+
+FileRewrite rewrite_python(std::string_view bytes, const std::string& display, const scan::RuleCatalog& rules,
+                           const RewriteOptions& options, const scan::FlowSeeds* seeds) {
+  FileRewrite fr = rewrite_pass(bytes, display, rules, options, seeds);
+  // An inserted `import torch` binds a name the file left unbound, and names spelled through it
+  // (torch.cuda.synchronize) resolve only now: a second pass rewrites them, so that migrating the
+  // output again changes nothing. Its report lines are those of the file after the first pass.
+  const bool imported_torch = std::any_of(fr.changes.begin(), fr.changes.end(), [](const Change& c) { return c.rule == "import-torch"; });
+  if (!imported_torch) return fr;
+  FileRewrite again = rewrite_pass(fr.rewritten, display, rules, options, seeds);
+  if (!again.changed()) return fr;
+  fr.rewritten = std::move(again.rewritten);
+  fr.changes.insert(fr.changes.end(), again.changes.begin(), again.changes.end());
+  fr.leftovers = std::move(again.leftovers);
+  fr.questions = std::move(again.questions);
   return fr;
 }
 

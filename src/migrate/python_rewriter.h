@@ -11,7 +11,10 @@
 namespace banjia::migrate {
 
 struct RewriteOptions {
-  bool insert_import = true;  // add `import torch_npu` when the file was changed
+  // npu: add `import torch_npu` when the file was changed; accelerator: add `import torch` when an
+  // edit writes `torch.` and the file does not import torch at module level.
+  bool insert_import = true;
+  std::string target = std::string(scan::kTargetNpu);  // the rules passed are this target's
   bool annotate = false;      // add `# banjia: ...` above lines left for manual work
 };
 

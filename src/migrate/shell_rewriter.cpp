@@ -1,6 +1,7 @@
 #include "migrate/shell_rewriter.h"
 
 #include "env/translate.h"
+#include "scan/shell_scanner.h"
 
 namespace banjia::migrate {
 
@@ -18,6 +19,15 @@ FileRewrite rewrite_shell(std::string_view bytes, const std::string& display, co
     n.file = display;
     fr.leftovers.push_back(std::move(n));
   }
+  return fr;
+}
+
+FileRewrite report_shell(std::string_view bytes, const std::string& display, const scan::RuleCatalog& rules) {
+  FileRewrite fr;
+  fr.display = display;
+  fr.original = std::string(bytes);
+  fr.rewritten = fr.original;
+  scan::scan_shell(bytes, display, rules, fr.leftovers);
   return fr;
 }
 

@@ -131,7 +131,9 @@ MigratePlan plan_migration(const MigrateOptions& o) {
     pf.kind = rewriter_for(src) != Rewriter::none ? PlannedFile::Kind::rewrite : PlannedFile::Kind::copy;
     plan.files.push_back(std::move(pf));
   }
-  const auto& rules = scan::RuleCatalog::builtin();
+  const scan::RuleCatalog* target_rules = scan::RuleCatalog::for_target(o.rewrite.target);
+  if (!target_rules) throw InputError(o.rewrite.target, "--target takes npu or accelerator");
+  const auto& rules = *target_rules;
   std::vector<size_t> todo;
   for (size_t i = 0; i < plan.files.size(); ++i)
     if (plan.files[i].kind == PlannedFile::Kind::rewrite) todo.push_back(i);
@@ -149,9 +151,12 @@ MigratePlan plan_migration(const MigrateOptions& o) {
       pf.kind = PlannedFile::Kind::copy;
       return;
     }
-    pf.rewrite = rewriter_for(pf.source_path) == Rewriter::python
-                     ? rewrite_python(bytes, pf.relative, rules, o.rewrite)
-                     : rewrite_shell(bytes, pf.relative, o.target_torch_npu);
+    if (rewriter_for(pf.source_path) == Rewriter::python)
+      pf.rewrite = rewrite_python(bytes, pf.relative, rules, o.rewrite);
+    else if (o.rewrite.target == scan::kTargetNpu)
+      pf.rewrite = rewrite_shell(bytes, pf.relative, o.target_torch_npu);
+    else
+      pf.rewrite = report_shell(bytes, pf.relative, rules);
   });
   resolve_across_modules(plan, todo, rules, o);
   return plan;

@@ -84,6 +84,15 @@ void match_attributes(const PythonAnalysis& a, const RuleCatalog& rules, std::ve
       if (r->rewrite == RewriteKind::rename_attribute) {
         const auto& t = a.tokens.tokens[name_tok];
         m.edit = TextEdit{t.begin, t.end, r->rewrite_to};
+      } else if (r->rewrite == RewriteKind::method_to && called) {
+        static const std::vector<std::string> no_names;
+        const auto& index_rules = rules.of_kind(MatchKind::device_index);
+        std::string why;
+        m.edit = method_to_edit(a, si + 1, *r, index_rules.empty() ? no_names : index_rules.front()->names, why);
+        if (!m.edit) {
+          m.blocked = true;
+          m.message = why;
+        }
       }
       out.push_back(std::move(m));
     }

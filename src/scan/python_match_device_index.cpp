@@ -19,7 +19,13 @@ void match_device_indices(const PythonAnalysis& a, const RuleCatalog& rules, std
       m.first_tok = a.view.sig[arg.first];
       m.last_tok = a.view.sig[arg.last];
       std::string written(a.text().substr(a.sig_token(arg.first).begin, a.sig_token(arg.last).end - a.sig_token(arg.first).begin));
-      m.message = r->message + " (here: " + written + "; explicit: f\"npu:{" + written + "}\")";
+      m.message = r->message + " (here: " + written;
+      if (!r->index_spelling.empty()) {
+        std::string spelled = r->index_spelling;
+        if (size_t at = spelled.find("{index}"); at != std::string::npos) spelled.replace(at, 7, written);
+        m.message += "; explicit: " + spelled;
+      }
+      m.message += ")";
       out.push_back(std::move(m));
     });
   }

@@ -1,6 +1,8 @@
 // Matcher on device and backend values ("cuda", "cuda:0", f"cuda:{i}", "nccl"): each value found by
 // device_values.h gets the decision of device_flow.h — rewritten, reported for a person, or left in
 // code that already handles the Ascend value. Messages and docstrings are not code values.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "scan/device_flow.h"
@@ -31,6 +33,37 @@ struct DeviceRules {
       (r->position == "backend" ? rewrite[1] : unresolved[1]) = r;
   }
 };
+
+// The literal replaced by an expression (a device-expression rewrite). The whole value ("cuda")
+// becomes the expression. A longer one ("cuda:0", f"cuda:{i}") becomes `(<expression> + <the rest of
+// the literal>)`: the parentheses keep `.format(i)` or `% i` after it applying to the whole. Compared
+// values get the rule's compare expression. A value naming one device, where the rule has a
+// `specific` template, becomes that template around the rest of its whole expression ({rest}:
+// `':{}'.format(i)`, `f':{rank}'`). Only the opening up to "cuda" is replaced and the closing
+// inserted after, so that edits inside (an f-string's fields) still apply. The expression's quotes
+// follow the literal's.
+void expression_edit(const PythonAnalysis& a, const DeviceValue& d, const Rule& rule, std::string_view from, PyMatch& m) {
+  const bool compared = d.role == ValueRole::comparison;
+  const bool specific = !compared && d.specific && !rule.specific_expression.empty() && d.expr.first == d.lit.first_sig;
+  std::string expr = compared ? rule.compare_expression : specific ? rule.specific_expression : rule.value_expression;
+  const uint32_t begin = a.sig_token(d.lit.first_sig).begin;
+  const uint32_t end = a.sig_token(specific ? d.expr.last : d.lit.last_sig).end;
+  const std::string_view prefix = a.text().substr(begin, d.lit.value_offset - begin);  // f" or '
+  if (prefix.find('"') != std::string_view::npos) std::replace(expr.begin(), expr.end(), '\'', '"');
+  const auto opened = static_cast<uint32_t>(d.lit.value_offset + from.size());
+  if (!specific && d.lit.complete && d.lit.value.size() == from.size()) {
+    m.edit = TextEdit{begin, end, expr};
+    return;
+  }
+  std::string open = "(" + expr + " + ", close = ")";
+  if (specific) {
+    const size_t at = expr.find("{rest}");
+    open = expr.substr(0, at);
+    close = at == std::string::npos ? std::string() : expr.substr(at + 6);
+  }
+  m.edit = TextEdit{begin, opened, open + std::string(prefix)};
+  m.closing_edit = TextEdit{end, end, close};
+}
 
 std::string lines_text(const std::vector<uint32_t>& lines) {
   std::string s;
@@ -72,6 +105,8 @@ void match_device_values(const PythonAnalysis& a, const RuleCatalog& rules, cons
           m.message = fmt::format("left as is: '{}' is compared here, and the value set on line {} stays (not a device "
                                   "banjia can follow); change both together",
                                   d.key, lines_text(dec.blocking_lines));
+        } else if (m.rule->fix == FixKind::automatic && m.rule->rewrite == RewriteKind::device_expression) {
+          expression_edit(a, d, *m.rule, d.kind == ValueKind::device ? kCudaDevice : kNccl, m);
         } else if (m.rule->fix == FixKind::automatic) {
           m.edit = replace_in_value(d.lit, m.rule->rewrite_from, m.rule->rewrite_to);
         }

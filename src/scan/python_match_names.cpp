@@ -224,6 +224,13 @@ class NameMatcher {
         module_use(ref, *r, m);
       } else if (r->rewrite == RewriteKind::rename_last) {
         rename_use(ref, *r, m);
+      } else if (r->rewrite == RewriteKind::rename_call) {
+        std::string why;
+        m.edit = rename_call_edit(a_, ref, *r, why);
+        if (!m.edit) {
+          m.blocked = true;
+          m.message = why;
+        }
       }
       out_.push_back(std::move(m));
     }

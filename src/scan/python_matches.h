@@ -28,6 +28,9 @@ struct PyMatch {
   uint32_t first_tok = 0, last_tok = 0;  // token indices of the reported span (inclusive)
   std::string message;                   // overrides rule->message when not empty
   std::optional<TextEdit> edit;          // the rewrite, for automatic rules (absent: none needed here)
+  // An insertion that closes what `edit` opens ("(" ... ")"), for a rewrite that wraps an expression
+  // whose inside other matches edit (an f-string's fields): applied with `edit` or not at all.
+  std::optional<TextEdit> closing_edit;
   bool blocked = false;                  // automatic rule whose rewrite is not safe here: report as manual
 };
 
@@ -49,6 +52,14 @@ void match_device_values(const PythonAnalysis& a, const RuleCatalog& rules, cons
 void match_env_names(const PythonAnalysis& a, const RuleCatalog& rules, const EnvNameTable& env,
                      std::vector<PyMatch>& out);
 void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
+
+// Target rewrites (python_match_target_rewrites.cpp): the edit, or nullopt with `why` said.
+// rename-call at a use of a qualified name; method-to at `.cuda(` whose name is at sig index name_sig
+// (index_names: the names the device-index rule knows to hold integer device indices).
+std::optional<TextEdit> rename_call_edit(const PythonAnalysis& a, const python::DottedRef& ref, const Rule& r,
+                                         std::string& why);
+std::optional<TextEdit> method_to_edit(const PythonAnalysis& a, uint32_t name_sig, const Rule& r,
+                                       const std::vector<std::string>& index_names, std::string& why);
 
 // The components of a dotted name: "torch.cuda.amp" -> torch, cuda, amp.
 std::vector<std::string_view> split_dots(std::string_view dotted);

@@ -22,8 +22,12 @@ std::vector<PyMatch> match_python(const PythonAnalysis& a, const RuleCatalog& ru
   for (auto& m : out) {
     if (!m.edit) continue;
     auto range = std::make_pair(m.edit->begin, m.edit->end);
-    if (std::find(edited.begin(), edited.end(), range) != edited.end()) m.edit.reset();
-    else edited.push_back(range);
+    if (std::find(edited.begin(), edited.end(), range) != edited.end()) {
+      m.edit.reset();
+      m.closing_edit.reset();
+    } else {
+      edited.push_back(range);
+    }
   }
   return out;
 }
@@ -49,6 +53,9 @@ Finding finding_for_match(const PythonAnalysis& a, const PyMatch& m, const std::
     std::string_view span = a.text().substr(first.begin, last.end - first.begin);
     std::string rep(span);
     rep.replace(m.edit->begin - first.begin, m.edit->end - m.edit->begin, m.edit->text);
+    // What a wrapping rewrite closes after the span (`.format(i) if ... else 'cpu')`) is shown too.
+    if (m.closing_edit && m.closing_edit->begin >= last.end)
+      rep.append(a.text().substr(last.end, m.closing_edit->begin - last.end)).append(m.closing_edit->text);
     f.replacement = rep;
   } else if (!m.blocked) {
     f.replacement = r.replacement;

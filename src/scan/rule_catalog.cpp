@@ -26,7 +26,8 @@ const std::pair<std::string_view, MatchKind> kMatchKinds[] = {
 const std::pair<std::string_view, RewriteKind> kRewriteKinds[] = {
     {"rename-attribute", RewriteKind::rename_attribute}, {"replace-module", RewriteKind::replace_module},
     {"rename-last", RewriteKind::rename_last},           {"replace-in-string", RewriteKind::replace_in_string},
-    {"rename-env", RewriteKind::rename_env},
+    {"rename-env", RewriteKind::rename_env},             {"rename-call", RewriteKind::rename_call},
+    {"device-expression", RewriteKind::device_expression}, {"method-to", RewriteKind::method_to},
 };
 
 std::vector<std::string> string_list(const toml::table& t, std::string_view key, const std::string& where) {
@@ -47,6 +48,49 @@ std::string required(const toml::table& t, std::string_view key, const std::stri
   auto v = t[key].value<std::string>();
   if (!v || v->empty()) throw InputError(where, "missing or empty '" + std::string(key) + "'");
   return *v;
+}
+
+// What a migration target does with a rule: its rewrite and examples (from the rule's own table or
+// from one of its [rule.target.NAME] tables).
+void parse_migration(const toml::table& t, Rule& r, const std::string& where) {
+  if (const toml::table* w = t["rewrite"].as_table()) {
+    std::string rk = required(*w, "kind", where);
+    bool ok = false;
+    for (auto [name, k] : kRewriteKinds)
+      if (name == rk) { r.rewrite = k; ok = true; }
+    if (!ok) throw InputError(where, "unknown rewrite kind '" + rk + "'");
+    r.rewrite_from = (*w)["from"].value_or(std::string());
+    r.rewrite_to = (*w)["to"].value_or(std::string());
+    if (const toml::table* names = (*w)["names"].as_table())
+      for (const auto& [from, to] : *names) {
+        auto s = to.value<std::string>();
+        if (!s) throw InputError(where, "rewrite names map each name to a string");
+        r.renames.emplace_back(std::string(from.str()), *s);
+      }
+    r.positional_only = (*w)["positional_only"].value_or(false);
+    r.value_expression = (*w)["value"].value_or(std::string());
+    r.compare_expression = (*w)["compare"].value_or(r.value_expression);
+    r.indexed_expression = (*w)["indexed"].value_or(std::string());
+    r.specific_expression = (*w)["specific"].value_or(std::string());
+    if (r.rewrite == RewriteKind::rename_call && r.renames.empty())
+      throw InputError(where, "a rename-call rewrite needs a `names` table");
+    if ((r.rewrite == RewriteKind::device_expression || r.rewrite == RewriteKind::method_to) && r.value_expression.empty())
+      throw InputError(where, "a " + rk + " rewrite needs a `value`");
+  }
+  if ((r.fix == FixKind::automatic) != (r.rewrite != RewriteKind::none))
+    throw InputError(where, "a rule has a [rewrite] exactly when its fix is 'automatic'");
+
+  if (const toml::array* ex = t["example"].as_array()) {
+    for (const auto& e : *ex) {
+      const toml::table* et = e.as_table();
+      if (!et) throw InputError(where, "example must be a table");
+      RuleExample x;
+      x.before = required(*et, "before", where + " example");
+      if (auto a = (*et)["after"].value<std::string>()) x.after = *a;
+      x.none = (*et)["none"].value_or(false);
+      r.examples.push_back(std::move(x));
+    }
+  }
 }
 
 Rule parse_rule(const toml::table& t, const std::string& file, size_t index) {
@@ -97,27 +141,37 @@ Rule parse_rule(const toml::table& t, const std::string& file, size_t index) {
   r.prefixes = string_list(*m, "prefixes", where);
   r.torch_cuda_build = (*m)["torch_cuda_build"].value_or(false);
 
-  if (const toml::table* w = t["rewrite"].as_table()) {
-    std::string rk = required(*w, "kind", where);
-    bool ok = false;
-    for (auto [name, k] : kRewriteKinds)
-      if (name == rk) { r.rewrite = k; ok = true; }
-    if (!ok) throw InputError(where, "unknown rewrite kind '" + rk + "'");
-    r.rewrite_from = (*w)["from"].value_or(std::string());
-    r.rewrite_to = (*w)["to"].value_or(std::string());
-  }
-  if ((r.fix == FixKind::automatic) != (r.rewrite != RewriteKind::none))
-    throw InputError(where, "a rule has a [rewrite] exactly when its fix is 'automatic'");
+  if (auto spelling = t["index_spelling"].value<std::string>()) r.index_spelling = *spelling;
+  parse_migration(t, r, where);
 
-  if (const toml::array* ex = t["example"].as_array()) {
-    for (const auto& e : *ex) {
-      const toml::table* et = e.as_table();
-      if (!et) throw InputError(where, "example must be a table");
-      RuleExample x;
-      x.before = required(*et, "before", where + " example");
-      if (auto a = (*et)["after"].value<std::string>()) x.after = *a;
-      x.none = (*et)["none"].value_or(false);
-      r.examples.push_back(std::move(x));
+  if (const toml::table* targets = t["target"].as_table()) {
+    for (const auto& [name, node] : *targets) {
+      const toml::table* tt = node.as_table();
+      const std::string twhere = where + " target '" + std::string(name.str()) + "'";
+      if (!tt) throw InputError(twhere, "must be a table");
+      // The target's form: the same match, everything a migration target decides taken from its table.
+      auto form = std::make_shared<Rule>(r);
+      form->targets.clear();
+      form->examples.clear();
+      form->rewrite = RewriteKind::none;
+      form->rewrite_from.clear();
+      form->rewrite_to.clear();
+      form->source = required(*tt, "source", twhere);
+      if (auto fix = (*tt)["fix"].value<std::string>()) {
+        auto k = parse_fix_kind(*fix);
+        if (!k) throw InputError(twhere, "fix must be automatic, manual, unsupported or advisory");
+        form->fix = *k;
+      }
+      if (auto sev = (*tt)["severity"].value<std::string>()) {
+        auto k = parse_severity(*sev);
+        if (!k) throw InputError(twhere, "severity must be error, warning or info");
+        form->severity = *k;
+      }
+      if (auto msg = (*tt)["message"].value<std::string>()) form->message = *msg;
+      if (auto rep = (*tt)["replacement"].value<std::string>()) form->replacement = *rep;
+      if (auto spelling = (*tt)["index_spelling"].value<std::string>()) form->index_spelling = *spelling;
+      parse_migration(*tt, *form, twhere);
+      r.targets.emplace_back(std::string(name.str()), std::move(form));
     }
   }
   return r;
@@ -193,6 +247,50 @@ const RuleCatalog& RuleCatalog::builtin() {
     return c;
   }();
   return catalog;
+}
+
+namespace {
+
+void replace_all(std::string& s, std::string_view from, std::string_view to) {
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+RuleCatalog RuleCatalog::with_target(std::string_view target) const {
+  RuleCatalog c;
+  for (const auto& r : rules_) {
+    const Rule* form = &r;
+    for (const auto& [name, f] : r.targets)
+      if (name == target) form = f.get();
+    c.by_id_[form->id] = c.rules_.size();
+    c.rules_.push_back(*form);
+    c.rules_.back().targets.clear();
+  }
+  // The device type expression, written once (the device-string rule's value), used by every
+  // template that names the device: {device_type}.
+  std::string device_type;
+  for (const auto& r : c.rules_)
+    if (r.match == MatchKind::device_string && r.position.empty()) device_type = r.value_expression;
+  if (!device_type.empty())
+    for (auto& r : c.rules_) {
+      for (auto& [from, to] : r.renames) replace_all(to, "{device_type}", device_type);
+      for (std::string* s : {&r.value_expression, &r.compare_expression, &r.specific_expression, &r.indexed_expression,
+                             &r.index_spelling})
+        replace_all(*s, "{device_type}", device_type);
+      for (auto& e : r.examples) {
+        if (e.after) replace_all(*e.after, "{device_type}", device_type);
+      }
+    }
+  c.index();
+  return c;
+}
+
+const RuleCatalog* RuleCatalog::for_target(std::string_view target) {
+  if (target == kTargetNpu) return &builtin();
+  if (target != kTargetAccelerator) return nullptr;
+  static const RuleCatalog accelerator = builtin().with_target(kTargetAccelerator);
+  return &accelerator;
 }
 
 const Rule* RuleCatalog::find(std::string_view id) const {

@@ -3,6 +3,7 @@
 // src/migrate/; a rule only names them.
 #pragma once
 #include <array>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -40,6 +41,10 @@ enum class RewriteKind {
   rename_last,        // dist.is_nccl_available -> dist.is_hccl_available
   replace_in_string,  // "cuda:0" -> "npu:0" inside the literal
   rename_env,         // "CUDA_VISIBLE_DEVICES" -> "ASCEND_RT_VISIBLE_DEVICES" (table in data/env)
+  rename_call,        // torch.cuda.synchronize -> torch.accelerator.synchronize, per name (`renames`); a
+                      // `to` with "(...)" is a call template: torch.amp.GradScaler({device_type}, ...)
+  device_expression,  // "cuda:0" -> (<value> + ':0'), compared: <compare>; the literal becomes an expression
+  method_to,          // `.cuda(...)` -> `.to(<value>, ...)`; an index argument i -> `.to(<indexed>)`
 };
 
 struct RuleExample {
@@ -80,9 +85,24 @@ struct Rule {
   RewriteKind rewrite = RewriteKind::none;
   std::string rewrite_from;
   std::string rewrite_to;
+  std::vector<std::pair<std::string, std::string>> renames;  // rename_call: qualified name -> new name or call template
+  bool positional_only = false;    // rename_call: the new functions take positional arguments only
+  std::string value_expression;    // device_expression, method_to: what a value (or `.cuda()`) becomes
+  std::string compare_expression;  // device_expression: what a compared value becomes
+  std::string specific_expression; // device_expression: what a value naming one device becomes ({rest}: after "cuda")
+  std::string indexed_expression;  // method_to: `.cuda(i)` with an index i ({index})
+  std::string index_spelling;      // device_index: the explicit device for an index ({index}) in messages
 
   std::vector<RuleExample> examples;
+
+  // The rule as another migration target has it ([rule.target.NAME]: its own fix, message, source,
+  // rewrite and examples); absent targets use the rule as it is.
+  std::vector<std::pair<std::string, std::shared_ptr<const Rule>>> targets;
 };
+
+// Migration targets: `npu` (torch_npu, the rules as written) and `accelerator` (device-agnostic
+// torch.accelerator / torch.amp code, each rule's [rule.target.accelerator] form).
+inline constexpr std::string_view kTargetNpu = "npu", kTargetAccelerator = "accelerator";
 
 class RuleCatalog {
  public:
@@ -92,6 +112,12 @@ class RuleCatalog {
 
   // The catalogue compiled into the binary (data/rules/*.toml), parsed on first use.
   static const RuleCatalog& builtin();
+  // builtin() as migrate target `target` sees it (kTargetNpu: builtin() itself); nullptr for an
+  // unknown target. Placeholders `{device_type}` in the target's templates are replaced by the value
+  // expression of its device-string rule.
+  static const RuleCatalog* for_target(std::string_view target);
+  // This catalogue with each rule's form for `target`.
+  RuleCatalog with_target(std::string_view target) const;
 
   const std::vector<Rule>& rules() const { return rules_; }
   // Changes with every add_toml and differs between catalogues built apart: what is derived from a

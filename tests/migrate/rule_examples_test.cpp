@@ -31,8 +31,35 @@ bool python_rule(const banjia::scan::Rule& r) {
 
 }  // namespace
 
-TEST(RuleExamples, EveryPythonRuleHasAnExample) {
+// The catalogues migrate uses: the rules as written (target npu) and each rule's accelerator form.
+const RuleCatalog& target_rules(std::string_view target) { return *RuleCatalog::for_target(target); }
+
+class RuleExamples : public ::testing::TestWithParam<std::string_view> {};
+
+INSTANTIATE_TEST_SUITE_P(Targets, RuleExamples,
+                         ::testing::Values(banjia::scan::kTargetNpu, banjia::scan::kTargetAccelerator),
+                         [](const auto& info) { return std::string(info.param); });
+
+TEST(RuleTargets, EveryAutomaticRuleSaysWhatTheAcceleratorTargetDoes) {
   for (const auto& r : RuleCatalog::builtin().rules()) {
+    if (r.fix != banjia::FixKind::automatic) continue;
+    bool has = false;
+    for (const auto& [name, form] : r.targets) has = has || name == banjia::scan::kTargetAccelerator;
+    EXPECT_TRUE(has) << r.id << " (" << r.data_file << ") rewrites code for torch_npu but has no [rule.target.accelerator]";
+  }
+}
+
+TEST(RuleTargets, AcceleratorFormsReplaceTheirPlaceholders) {
+  for (const auto& r : target_rules(banjia::scan::kTargetAccelerator).rules()) {
+    for (const auto& [from, to] : r.renames) EXPECT_EQ(to.find("{device_type}"), std::string::npos) << r.id << " " << from;
+    EXPECT_EQ(r.value_expression.find('{'), std::string::npos) << r.id;
+    EXPECT_EQ(r.index_spelling.find("{device_type}"), std::string::npos) << r.id;
+  }
+  EXPECT_EQ(RuleCatalog::for_target("tpu"), nullptr);
+}
+
+TEST_P(RuleExamples, EveryPythonRuleHasAnExample) {
+  for (const auto& r : target_rules(GetParam()).rules()) {
     if (!python_rule(r)) continue;
     EXPECT_FALSE(r.examples.empty()) << r.id << " has no example in " << r.data_file;
     if (r.fix == banjia::FixKind::automatic) {
@@ -43,8 +70,8 @@ TEST(RuleExamples, EveryPythonRuleHasAnExample) {
   }
 }
 
-TEST(RuleExamples, ScanFindsEachExample) {
-  const auto& rules = RuleCatalog::builtin();
+TEST_P(RuleExamples, ScanFindsEachExample) {
+  const auto& rules = target_rules(GetParam());
   for (const auto& r : rules.rules()) {
     for (const auto& e : r.examples) {
       std::vector<banjia::Finding> out;
@@ -55,15 +82,19 @@ TEST(RuleExamples, ScanFindsEachExample) {
   }
 }
 
-TEST(RuleExamples, MigrateRewritesBeforeIntoAfter) {
-  const auto& rules = RuleCatalog::builtin();
+TEST_P(RuleExamples, MigrateRewritesBeforeIntoAfter) {
+  const auto& rules = target_rules(GetParam());
   banjia::migrate::RewriteOptions opt;
+  opt.target = std::string(GetParam());
   opt.insert_import = false;  // the import insertion has its own tests
   for (const auto& r : rules.rules()) {
     for (const auto& e : r.examples) {
       auto fr = banjia::migrate::rewrite_python(e.before, "example.py", rules, opt);
       std::string expected = e.after.value_or(e.before);
       EXPECT_EQ(fr.rewritten, expected) << r.id << " on:\n" << e.before;
+      // Idempotent: the output migrates to itself.
+      EXPECT_EQ(banjia::migrate::rewrite_python(fr.rewritten, "example.py", rules, opt).rewritten, fr.rewritten)
+          << r.id << " again on:\n" << fr.rewritten;
     }
   }
 }

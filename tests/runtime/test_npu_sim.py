@@ -289,6 +289,30 @@ def test_npu_used_without_importing_torch_npu_fails_like_a_real_machine(tmp_path
     assert result.returncode == 1 and "npu" in result.stderr and "Expected one of" in result.stderr
 
 
+def test_autoload_loads_torch_npu_before_the_program_as_its_entry_point_does(tmp_path: Path) -> None:
+    # torch >= 2.5 loads an installed torch_npu (>= 2.5) at `import torch` through the
+    # `torch.backends` entry point: device-agnostic code imports no torch_npu, and torch.accelerator
+    # answers with the npu device.
+    script = write(tmp_path, "train.py", """
+        import sys
+        import torch
+        print("torch_npu loaded", "torch_npu" in sys.modules)
+        print(torch.accelerator.current_accelerator(check_available=True), torch.accelerator.device_count())
+        x = torch.ones(3).to(torch.accelerator.current_accelerator())
+        print(x.device, x.sum().item())
+        """)
+    result = simulate("--autoload", script)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["torch_npu loaded True", "npu 1", "npu:0 3.0"]
+    assert summary(result.stderr)[0] > 0
+
+
+def test_usage_names_the_autoload_option() -> None:
+    result = subprocess.run([sys.executable, "-m", "banjia.npu_sim", "--autoload"], capture_output=True, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(REPO / "python")), timeout=120)
+    assert result.returncode == 2 and "--autoload" in result.stderr
+
+
 def test_mixing_devices_fails_like_a_real_device(tmp_path: Path) -> None:
     script = write(tmp_path, "train.py", """
         import torch

@@ -16,7 +16,8 @@ import types
 from types import TracebackType
 from typing import Any
 
-USAGE = "usage: python -m banjia.npu_sim SCRIPT [ARGS...]"
+USAGE = "usage: python -m banjia.npu_sim [--autoload] SCRIPT [ARGS...]"
+AUTOLOAD = "--autoload"
 PREFIX = "banjia npu_sim"
 
 
@@ -91,7 +92,21 @@ def _thread_excepthook(previous: Any) -> Any:
     return hook
 
 
+def _autoload_torch_npu() -> None:
+    """What `import torch` does for an installed torch_npu >= 2.5: torch loads the `torch.backends`
+    entry point torch_npu declares (Ascend/pytorch setup.py: torch_npu = torch_npu:_autoload) unless
+    TORCH_DEVICE_BACKEND_AUTOLOAD is not "1" (torch/__init__.py, _is_device_backend_autoload_enabled).
+    The stand-in has no installed entry point, so the simulator loads it here, before the program."""
+    import importlib
+
+    if os.getenv("TORCH_DEVICE_BACKEND_AUTOLOAD", "1") == "1":
+        importlib.import_module("torch_npu")
+
+
 def run(argv: list[str]) -> int:
+    autoload = bool(argv) and argv[0] == AUTOLOAD
+    if autoload:
+        argv = argv[1:]
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, file=sys.stderr if not argv else sys.stdout)
         return 2 if not argv else 0
@@ -113,6 +128,8 @@ def run(argv: list[str]) -> int:
     frames.set_script(path)
     cuda_guard.install()
     standin.install_finder()
+    if autoload:
+        _autoload_torch_npu()
     threading.excepthook = _thread_excepthook(threading.excepthook)
 
     with stats.OpCounter():  # type: ignore[no-untyped-call]

@@ -1,0 +1,140 @@
+"""Migrated with `--target accelerator`, the programs of examples/npu_sim run on both kinds of machine
+from one source: on plain CPU torch (`python script.py`) and on the simulated NPU, where torch_npu
+loads itself as torch's `torch.backends` entry point does (`python -m banjia.npu_sim --autoload`). No
+`import torch_npu` is written. What has no device-agnostic form stays, and the run stops exactly there.
+"""
+import ast
+import json
+import os
+import pathlib
+import py_compile
+import re
+import subprocess
+import sys
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples" / "npu_sim"
+SCRIPTS = sorted(p.name for p in EXAMPLES.glob("*.py"))
+
+# The simulated NPU stops at the first CUDA use: the API with no device-agnostic counterpart that
+# migrate leaves (torch.cuda.is_bf16_supported: torch 2.13's torch.accelerator has none).
+SIMULATOR_STOPS = {"nanogpt_style.py": "torch.cuda.is_bf16_supported"}
+
+# On a machine without an accelerator, what the CUDA original asked of a device fails in its
+# device-agnostic form as well: the CPU has no device index (torch.device('cpu', 0) is not the device
+# CPU tensors report) and no current device to set, and a bare integer device means the accelerator.
+CPU_FAILURES = {
+    "checkpoint_resume.py": "was loaded on cpu, not cpu:0",
+    "ddp_single_process.py": "Cannot access accelerator device when none is available",
+    "device_strings.py": "Cannot access accelerator device when none is available",
+}
+
+
+def run(args: list, cwd: pathlib.Path, **env_changes: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
+    env.pop("TORCH_DEVICE_BACKEND_AUTOLOAD", None)
+    env.update(env_changes)
+    return subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def migrated(banjia_bin, tmp_path_factory):
+    out = tmp_path_factory.mktemp("accelerator") / "npu_sim"
+    report = out.parent / "report.json"
+    r = subprocess.run([banjia_bin, "migrate", str(EXAMPLES), "-o", str(out), "--target", "accelerator",
+                        "--report", str(report)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return out, json.loads(report.read_text())
+
+
+def imported_modules(path: pathlib.Path) -> set:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def string_constants(path: pathlib.Path) -> set:
+    return {node.value for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+
+
+def test_the_report_names_its_target(migrated):
+    assert migrated[1]["target"] == "accelerator"
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_no_torch_npu_and_no_cuda_or_npu_device_string_is_written(migrated, script):
+    out, _ = migrated
+    assert "torch_npu" not in imported_modules(out / script)
+    values = string_constants(out / script)
+    assert not {v for v in values if v in ("cuda", "npu", "nccl", "hccl") or re.match(r"(cuda|npu):\d", v)}
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_migrated_example_runs_on_the_simulated_npu(migrated, script):
+    out, report = migrated
+    r = run(["-m", "banjia.npu_sim", "--autoload", script], out)
+    if script in SIMULATOR_STOPS:
+        assert r.returncode == 1
+        stop = re.search(rf"banjia npu_sim: {re.escape(script)}:(\d+): CUDA used: (\S+)", r.stderr)
+        assert stop and stop.group(2) == SIMULATOR_STOPS[script], r.stderr[-2000:]
+        manual = {(m["file"], m["line"]) for m in report["manual"]}
+        assert (script, int(stop.group(1))) in manual  # migrate said it stays
+        return
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert int(re.search(r"aten ops on npu (\d+)", r.stderr).group(1)) > 0
+    assert re.search(r"CUDA uses 0\b", r.stderr), r.stderr[-2000:]
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_migrated_example_runs_on_plain_cpu_torch(migrated, script):
+    out, _ = migrated
+    r = run([script], out)
+    if script in CPU_FAILURES:
+        assert r.returncode != 0 and CPU_FAILURES[script] in r.stdout + r.stderr, (r.stdout + r.stderr)[-2000:]
+    else:
+        assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_without_the_entry_point_load_the_program_runs_on_the_cpu(migrated):
+    # torch_npu is not loaded (TORCH_DEVICE_BACKEND_AUTOLOAD=0, as torch reads it): no accelerator, so
+    # the device-agnostic program trains on the CPU, which the simulator refuses.
+    out, _ = migrated
+    r = run(["-m", "banjia.npu_sim", "--autoload", "cuda_fallback.py"], out, TORCH_DEVICE_BACKEND_AUTOLOAD="0")
+    assert r.returncode == 1 and "device cpu" in r.stdout and "ran no op on npu" in r.stderr
+
+
+def test_migrating_the_output_again_changes_nothing(banjia_bin, migrated):
+    out, _ = migrated
+    r = subprocess.run([banjia_bin, "migrate", str(out), "--check", "--target", "accelerator"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_cifar_ddp_migrates_to_code_that_compiles(banjia_bin, tmp_path):
+    out = tmp_path / "cifar"
+    r = subprocess.run([banjia_bin, "migrate", str(REPO / "examples" / "cifar_ddp"), "-o", str(out),
+                        "--target", "accelerator"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    sources = list(out.rglob("*.py"))
+    assert sources
+    for path in sources:
+        py_compile.compile(str(path), doraise=True)
+        assert "torch_npu" not in imported_modules(path)
+    again = subprocess.run([banjia_bin, "migrate", str(out), "--check", "--target", "accelerator"],
+                           capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stdout
+
+
+def test_help_names_the_targets_and_an_unknown_one_is_a_usage_error(banjia_bin):
+    help_text = subprocess.run([banjia_bin, "migrate", "--help"], capture_output=True, text=True, timeout=60).stdout
+    assert "--target" in help_text and "accelerator" in help_text and "torch.accelerator" in help_text
+    r = subprocess.run([banjia_bin, "migrate", str(EXAMPLES), "--dry-run", "--target", "tpu"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--target" in r.stderr

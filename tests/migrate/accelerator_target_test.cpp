@@ -1,0 +1,105 @@
+// migrate --target accelerator on single files: the import it needs (torch, never torch_npu), what
+// it leaves, shell scripts kept as they are, and the guarantees of every target (the output
+// tokenizes, migrating it again changes nothing) over the fuzz seeds and the examples.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "common/file_io.h"
+#include "migrate/python_rewriter.h"
+#include "migrate/shell_rewriter.h"
+#include "python/tokenizer.h"
+#include "scan/rule_catalog.h"
+
+namespace {
+
+using banjia::scan::kTargetAccelerator;
+using banjia::scan::RuleCatalog;
+
+const RuleCatalog& accelerator_rules() { return *RuleCatalog::for_target(kTargetAccelerator); }
+
+banjia::migrate::FileRewrite rw(const std::string& src) {
+  banjia::migrate::RewriteOptions o;
+  o.target = std::string(kTargetAccelerator);
+  return banjia::migrate::rewrite_python(src, "t.py", accelerator_rules(), o);
+}
+
+bool left_for_a_person(const banjia::migrate::FileRewrite& fr, const std::string& rule) {
+  for (const auto& f : fr.leftovers)
+    if (f.rule == rule) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST(AcceleratorTarget, ImportsTorchWhereTheFileDoesNotAndNeverTorchNpu) {
+  auto fr = rw("import torch.distributed as dist\ndist.init_process_group('nccl')\n");
+  EXPECT_EQ(fr.rewritten,
+            "import torch.distributed as dist\nimport torch\ndist.init_process_group(torch.distributed."
+            "get_default_backend_for_device((torch.accelerator.current_accelerator(check_available=True) or "
+            "torch.device('cpu')).type))\n");
+  bool inserted = false;
+  for (const auto& c : fr.changes) inserted = inserted || c.rule == "import-torch";
+  EXPECT_TRUE(inserted);
+
+  // `import torch as th` does not bind `torch`: the expressions need it.
+  EXPECT_EQ(rw("import torch as th\nx = th.zeros(2).cuda()\n").rewritten,
+            "import torch as th\nimport torch\nx = th.zeros(2).to((torch.accelerator.current_accelerator("
+            "check_available=True) or torch.device('cpu')).type)\n");
+  // Renames keep the file's own spelling and need nothing more.
+  EXPECT_EQ(rw("import torch as th\nth.cuda.synchronize()\n").rewritten, "import torch as th\nth.accelerator.synchronize()\n");
+  EXPECT_EQ(rw("import torch\ntorch.cuda.synchronize()\n").rewritten, "import torch\ntorch.accelerator.synchronize()\n");
+}
+
+// A device value wrapped in an expression keeps the edits inside it: the f-string's field is
+// rewritten in the same pass (torch's own _prims/rng_prims.py spells a device so).
+TEST(AcceleratorTarget, EditsInsideAWrappedDeviceValueApplyInTheSamePass) {
+  auto fr = rw("import torch\nd = torch.device(f\"cuda:{torch.cuda.current_device()}\")\n");
+  EXPECT_EQ(fr.rewritten,
+            "import torch\nd = torch.device((torch.accelerator.current_accelerator().type + "
+            "f\":{torch.accelerator.current_device_index()}\" if torch.accelerator.is_available() else \"cpu\"))\n");
+  EXPECT_EQ(rw(fr.rewritten).rewritten, fr.rewritten);
+  auto fmt = rw("import torch\nd = torch.device('cuda:{}'.format(torch.cuda.current_device()))\n");
+  EXPECT_EQ(fmt.rewritten,
+            "import torch\nd = torch.device((torch.accelerator.current_accelerator().type + "
+            "':{}'.format(torch.accelerator.current_device_index()) if torch.accelerator.is_available() else 'cpu'))\n");
+}
+
+TEST(AcceleratorTarget, WhatHasNoDeviceAgnosticFormStaysAndIsReported) {
+  const std::string src =
+      "import torch\nimport os\nok = torch.cuda.is_bf16_supported()\nif x.is_cuda:\n    pass\n"
+      "os.environ['CUDA_VISIBLE_DEVICES'] = '0'\nm = m.cuda(dev)\n";
+  auto fr = rw(src);
+  EXPECT_EQ(fr.rewritten, src);
+  EXPECT_TRUE(left_for_a_person(fr, "torch-cuda-api"));
+  EXPECT_TRUE(left_for_a_person(fr, "tensor-is-cuda"));
+  EXPECT_TRUE(left_for_a_person(fr, "cuda-env-var"));
+  EXPECT_TRUE(left_for_a_person(fr, "tensor-cuda-call"));
+}
+
+TEST(AcceleratorTarget, ShellScriptsAreKeptAndTheirCudaVariablesReported) {
+  const std::string sh = "#!/bin/sh\nexport CUDA_VISIBLE_DEVICES=0,1\npython train.py\n";
+  auto fr = banjia::migrate::report_shell(sh, "run.sh", accelerator_rules());
+  EXPECT_FALSE(fr.changed());
+  EXPECT_FALSE(fr.leftovers.empty());
+}
+
+TEST(AcceleratorTarget, OutputTokenizesAndMigratesToItselfOverTheSeedsAndExamples) {
+  namespace fs = std::filesystem;
+  const fs::path root(BANJIA_SOURCE_DIR);
+  size_t changed = 0;
+  for (const fs::path& dir : {root / "fuzz" / "corpus" / "rewrite", root / "examples" / "npu_sim", root / "examples" / "cifar_ddp"}) {
+    for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+      if (!entry.is_regular_file()) continue;
+      const std::string src = banjia::read_file(entry.path());
+      auto once = rw(src);
+      if (!once.changed()) continue;
+      ++changed;
+      if (!banjia::python::tokenize(src).error) {
+        EXPECT_FALSE(banjia::python::tokenize(once.rewritten).error) << entry.path();
+      }
+      EXPECT_EQ(rw(once.rewritten).rewritten, once.rewritten) << entry.path();
+    }
+  }
+  EXPECT_GE(changed, 8u);
+}
