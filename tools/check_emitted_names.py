@@ -53,6 +53,19 @@ def _names_in(text: str) -> list[str]:
     return [m.group(0) for m in CHECKED.finditer(text)]
 
 
+def _target_names(table: Any) -> list[str]:
+    """The checked names in the text a `[rule.target.NAME]` table makes migrate write or say: every
+    string value (call templates, device expressions, replacement, message), not the `names` keys
+    (the CUDA names matched), the summary (it describes the match), the source or the examples."""
+    if isinstance(table, str):
+        return _names_in(table)
+    if isinstance(table, list):
+        return [n for item in table for n in _target_names(item)]
+    if isinstance(table, dict):
+        return [n for key, value in table.items() if key not in ("source", "summary", "example") for n in _target_names(value)]
+    return []
+
+
 def rules_in(rules_dir: Path) -> list[tuple[str, dict[str, Any]]]:
     """(file name, rule) for every [[rule]] of data/rules."""
     return [(path.name, rule) for path in sorted(rules_dir.glob("*.toml")) for rule in load_toml(path).get("rule", [])]
@@ -89,6 +102,8 @@ def emissions_of_rules(rules: list[tuple[str, dict[str, Any]]]) -> list[Emitted]
             for n in _names_in(rule.get(field) or ""):
                 absent = (rule["id"], n) in ABSENT_CLAIMS
                 out.append(Emitted(n, "absent" if absent else "api", f"{origin} ({field})", since))
+        for target, table in (rule.get("target") or {}).items():
+            out += [Emitted(n, "api", f"{origin} (target {target})", since) for n in _target_names(table)]
     # src/migrate/python_rewriter.cpp inserts `import torch_npu` into files it rewrites.
     out.append(Emitted("torch_npu", "api", "src/migrate/python_rewriter.cpp (import-torch-npu)"))
     return out

@@ -34,19 +34,53 @@ std::string rule_list_text(const scan::RuleCatalog& rules) {
   return s;
 }
 
-// The catalogue as banjia loaded it, for tools that check what it emits (tests/data).
+void write_rewrite(JsonWriter& w, const scan::Rule& r) {
+  if (r.rewrite == scan::RewriteKind::none) {
+    w.null();
+    return;
+  }
+  w.begin_object().field("kind", to_string(r.rewrite)).field("from", r.rewrite_from).field("to", r.rewrite_to);
+  if (!r.renames.empty()) {
+    w.key("names").begin_object();
+    for (const auto& [from, to] : r.renames) w.field(from, to);
+    w.end_object();
+  }
+  const std::pair<const char*, const std::string*> expressions[] = {
+      {"value", &r.value_expression}, {"compare", &r.compare_expression},
+      {"specific", &r.specific_expression}, {"indexed", &r.indexed_expression}};
+  for (const auto& [key, text] : expressions)
+    if (!text->empty()) w.field(key, *text);
+  w.end_object();
+}
+
+void write_rule_text(JsonWriter& w, const scan::Rule& r) {
+  w.field("fix", to_string(r.fix)).field("summary", r.summary).field("message", r.message);
+  w.field("replacement", r.replacement).field("min_torch_npu", r.min_torch_npu).field("source", r.source);
+}
+
+// The catalogue as banjia loaded it, for tools that check what it emits (tests/data): each rule, and
+// under "target" its form for every other migration target.
 std::string rule_list_json(const scan::RuleCatalog& rules) {
   JsonWriter w;
   w.begin_array();
   for (const auto& r : rules.rules()) {
     w.begin_object().field("id", r.id).field("category", r.category).field("severity", to_string(r.severity));
-    w.field("fix", to_string(r.fix)).field("summary", r.summary).field("message", r.message);
-    w.field("replacement", r.replacement).field("min_torch_npu", r.min_torch_npu).field("source", r.source);
+    write_rule_text(w, r);
     w.key("match").begin_object().field("kind", to_string(r.match)).key("names").begin_array();
     for (const auto& n : r.names) w.value(n);
     w.end_array().end_object().key("rewrite");
-    if (r.rewrite == scan::RewriteKind::none) w.null();
-    else w.begin_object().field("kind", to_string(r.rewrite)).field("from", r.rewrite_from).field("to", r.rewrite_to).end_object();
+    write_rewrite(w, r);
+    if (!r.targets.empty()) {
+      w.key("target").begin_object();
+      for (const auto& [name, form] : r.targets) {
+        w.key(name).begin_object();
+        write_rule_text(w, *form);
+        w.key("rewrite");
+        write_rewrite(w, *form);
+        w.end_object();
+      }
+      w.end_object();
+    }
     w.end_object();
   }
   w.end_array();

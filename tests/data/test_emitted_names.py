@@ -68,6 +68,8 @@ def test_fake_name_in_a_rule_list_is_reported(data_copy: Path) -> None:
      "torch.Tensor.is_npu2 is neither generated nor patched"),
     ('rewrite = { kind = "replace-in-string", from = "nccl", to = "hccl" }',
      'rewrite = { kind = "replace-in-string", from = "nccl", to = "xccl" }', "backend 'xccl' is not registered"),
+    ('"torch.cuda.synchronize" = "torch.accelerator.synchronize"', '"torch.cuda.synchronize" = "torch.accelerator.synchronise"',
+     "rule torch-cuda-api (target accelerator): torch.accelerator.synchronise: torch.accelerator has no synchronise"),
 ])
 def test_fake_rewrite_or_replacement_is_reported(data_copy: Path, old: str, new: str, expected: str) -> None:
     for path in sorted((data_copy / "rules").glob("*.toml")):
@@ -157,6 +159,10 @@ def test_banjias_own_catalogue_emits_the_same_and_passes(banjia_bin: str) -> Non
         assert r["min_torch_npu"] == t.get("min_torch_npu", "")
         suffix = f" (torch_npu {t['min_torch_npu']} or newer)" if "min_torch_npu" in t else ""
         assert r["replacement"] == (t["replacement"] + suffix if "replacement" in t else None)
+        assert sorted(r.get("target", {})) == sorted(t.get("target", {}))
+        for name, form in r.get("target", {}).items():
+            renames = t["target"][name].get("rewrite", {}).get("names", {})
+            assert (form["rewrite"] or {}).get("names", {}) == renames
     report = checker.check(REPO / "data", [("banjia --list-rules", r) for r in rules])
     assert report.problems == []
 
