@@ -33,7 +33,7 @@ NPU = "ascend/msinsight/text"
 GPU = "gpu-h200/traces"
 PAIRS = [  # (label, baseline, target)
     ("NPU vs NPU: level1 rank0 vs rank1", f"{NPU}/level1/rank0_ascend_pt", f"{NPU}/level1/rank1_ascend_pt"),
-    ("NPU vs NPU: level0 rank0 vs rank1", f"{NPU}/level0/rank0_ascend_pt", f"{NPU}/level0/rank1_ascend_pt"),
+    ("NPU vs NPU: level0 rank0 vs level1 rank0", f"{NPU}/level0/rank0_ascend_pt", f"{NPU}/level1/rank0_ascend_pt"),
     ("GPU vs NPU: resnet50_fp32 vs level1 rank0", f"{GPU}/resnet50_fp32.json.gz", f"{NPU}/level1/rank0_ascend_pt"),
     ("GPU vs GPU: resnet50 fp32 vs bf16 channels_last", f"{GPU}/resnet50_fp32.json.gz",
      f"{GPU}/resnet50_bf16_channels_last.json.gz"),
