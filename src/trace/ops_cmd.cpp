@@ -33,6 +33,7 @@ int run_ops(const OpsArgs& args, const OutputOptions& out) {
     w.key("torch_npu").value(data->version);
     w.key("torch_line").value(data->torch_line);
     w.key("data_source").value(data->source);
+    w.key("composite_source").value(data->composite_source);
     w.key("traces").begin_array();
     for (auto& c : all) write_ops_json(w, c);
     w.end_array();

@@ -27,6 +27,7 @@ std::string_view status_name(OpStatus s) {
   switch (s) {
     case OpStatus::npu_kernel: return "npu_kernel";
     case OpStatus::inside_npu_kernel: return "inside_npu_kernel";
+    case OpStatus::composite: return "composite";
     case OpStatus::dtype_unsupported: return "dtype_unsupported";
     case OpStatus::fallback: return "fallback";
     case OpStatus::no_npu_kernel: return "no_npu_kernel";
@@ -77,6 +78,13 @@ OpsDataSet parse_ops_data(std::string_view toml_text, const std::string& file, s
   return d;
 }
 
+void add_composite_ops(OpsDataSet& d, std::string_view toml_text, const std::string& file) {
+  toml::table root = parse_toml(toml_text, file);
+  for (const char* k : {"implicit", "explicit", "explicit_non_functional"})
+    add_strings(d.composite_overloads, root["composite"][k]);
+  d.composite_source = root["meta"]["source"].value_or(std::string());
+}
+
 std::optional<OpsDataSet> load_ops_data(std::string_view version) {
   auto versions = ops_data_versions();
   if (versions.empty()) return std::nullopt;
@@ -84,7 +92,11 @@ std::optional<OpsDataSet> load_ops_data(std::string_view version) {
   std::string path = std::string(kPrefix) + v + ".toml";
   auto text = embedded_file(path);
   if (!text) return std::nullopt;
-  return parse_ops_data(*text, path, v);
+  OpsDataSet d = parse_ops_data(*text, path, v);
+  // One torch's dispatcher (the newest in data/dispatch) serves every data set: docs/ops.md.
+  auto dispatch = embedded_under("data/dispatch/torch-");
+  if (!dispatch.empty()) add_composite_ops(d, dispatch.back().contents, std::string(dispatch.back().path));
+  return d;
 }
 
 std::string_view aten_base_name(std::string_view trace_name) {
@@ -96,9 +108,13 @@ std::string_view aten_base_name(std::string_view trace_name) {
 }
 
 std::vector<std::string> matching_overloads(const OpsDataSet& d, std::string_view base) {
+  return matching_overloads(d.kernel_overloads, base);
+}
+
+std::vector<std::string> matching_overloads(const std::set<std::string, std::less<>>& names, std::string_view base) {
   std::vector<std::string> out;
   if (base.empty()) return out;
-  for (auto it = d.kernel_overloads.lower_bound(base); it != d.kernel_overloads.end(); ++it) {
+  for (auto it = names.lower_bound(base); it != names.end(); ++it) {
     std::string_view o = *it;
     if (!o.starts_with(base)) break;
     if (o.size() == base.size() || o[base.size()] == '.') out.push_back(*it);
@@ -136,7 +152,30 @@ std::vector<std::string> dtypes_of_input_types(std::string_view raw) {
   return out;
 }
 
-OpVerdict judge_op(const OpsDataSet& d, std::string_view base, bool calls_aten, std::string_view first_dtype) {
+bool is_out_overload(std::string_view overload) {
+  size_t dot = overload.find('.');
+  return dot != std::string_view::npos && overload.substr(dot + 1).ends_with("out");
+}
+
+bool has_composite_functional_overload(const OpsDataSet& d, std::string_view base) {
+  // torch generates a composite `.out` overload for many backend-specific ops (cudnn_*.out): it says
+  // nothing of the functional form a trace records.
+  for (auto& o : matching_overloads(d.composite_overloads, base))
+    if (!is_out_overload(o)) return true;
+  return false;
+}
+
+bool owns_callees(OpStatus s) {
+  return s == OpStatus::npu_kernel || s == OpStatus::dtype_unsupported || s == OpStatus::fallback ||
+         s == OpStatus::no_npu_kernel;
+}
+
+std::string_view forward_of_backward(std::string_view base) {
+  constexpr std::string_view suffix = "_backward";
+  return base.ends_with(suffix) ? base.substr(0, base.size() - suffix.size()) : std::string_view();
+}
+
+OpVerdict judge_op(const OpsDataSet& d, std::string_view base, bool path_may_differ, std::string_view first_dtype) {
   OpVerdict v;
   v.overloads = matching_overloads(d, base);
   for (auto& o : d.ai_cpu_ops)
@@ -145,7 +184,8 @@ OpVerdict judge_op(const OpsDataSet& d, std::string_view base, bool calls_aten, 
       return v;
     }
   if (v.overloads.empty()) {
-    if (calls_aten) v.status = OpStatus::unknown;
+    if (has_composite_functional_overload(d, base)) v.status = OpStatus::composite;
+    else if (path_may_differ) v.status = OpStatus::unknown;
     else v.status = d.dense_fallback_to_cpu ? OpStatus::fallback : OpStatus::no_npu_kernel;
     return v;
   }

@@ -27,9 +27,11 @@ std::string note_of(const OpCoverageRow& r) {
   switch (r.status) {
     case OpStatus::inside_npu_kernel: return "inside " + joined(r.inside, ", ");
     case OpStatus::dtype_unsupported: return r.limit_api + " documents only " + joined(r.limit_dtypes, ",");
-    case OpStatus::fallback: return "runs on the CPU through torch_npu's fallback";
-    case OpStatus::no_npu_kernel: return "no kernel and no fallback";
-    case OpStatus::unknown: return "not in the data; calls other aten ops (may decompose into them)";
+    case OpStatus::composite: return "torch implements it from other ops for every backend";
+    case OpStatus::fallback:
+      return r.inside.empty() ? "runs on the CPU through torch_npu's fallback" : "on the CPU inside " + joined(r.inside, ", ");
+    case OpStatus::no_npu_kernel: return r.inside.empty() ? "no kernel and no fallback" : "fails inside " + joined(r.inside, ", ");
+    case OpStatus::unknown: return "not in the data; its composite caller may call another op on an NPU";
     case OpStatus::npu_kernel:
       return r.overloads.size() == 1 ? r.overloads.front() : fmt::format("{} overloads, not pinned", r.overloads.size());
   }
@@ -78,6 +80,7 @@ void write_ops_json(JsonWriter& w, const OpsCoverage& c) {
     w.field("name", r.name);
     w.field("status", status_name(r.status));
     w.field("calls", static_cast<uint64_t>(r.calls));
+    w.field("own_calls", static_cast<uint64_t>(r.own_calls));
     w.field("self_us", static_cast<double>(r.self_ns) / kUs);
     w.field("share", c.share(r.self_ns));
     string_array(w, "dtypes", r.dtypes);

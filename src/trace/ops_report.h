@@ -16,6 +16,7 @@ struct OpCoverageRow {
   std::string name;  // "aten::add_"
   OpStatus status = OpStatus::unknown;
   size_t calls = 0;
+  size_t own_calls = 0;  // calls not inside another op that owns them (a kernel or a fallback)
   int64_t self_ns = 0;
   std::set<std::string> dtypes;       // of every tensor input seen
   std::vector<std::string> overloads; // the data's overloads with a kernel matching the name
@@ -33,7 +34,9 @@ struct OpsCoverage {
   std::vector<OpCoverageRow> rows;  // by self time, largest first
 
   double share(int64_t ns) const { return step_ns > 0 ? static_cast<double>(ns) / static_cast<double>(step_ns) : 0.0; }
-  size_t ops_off_npu() const;      // distinct op names with a row whose status is off_npu()
+  // Distinct op names with calls judged off the NPU on their own (callees of a fallback not counted)
+  // and the self time of every off-NPU call (callees of a fallback included: they run on the CPU).
+  size_t ops_off_npu() const;
   int64_t self_ns_off_npu() const;
 };
 
