@@ -58,6 +58,7 @@ void register_trace(CLI::App& app, int& exit_code) {
   ops->add_option("--torch-npu", oargs.torch_npu, "Operator data set (torch_npu branch) to judge against (default: the newest)")
       ->option_text("VERSION");
   ops->add_option("--top", oargs.top, "Rows shown in text output (0: all)")->capture_default_str();
+  ops->add_option("--html", oargs.html, "Also write a self-contained HTML report to FILE")->option_text("FILE");
   ops->add_option("-j,--jobs", oargs.jobs, "Worker threads for parsing (default: all cores)");
   oout.add_to(ops, {"text", "json", "csv"}, "none");
   ops->footer(

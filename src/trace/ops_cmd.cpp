@@ -22,6 +22,7 @@ int run_ops(const OpsArgs& args, const OutputOptions& out) {
     TraceData t = read_host_trace(path, args.jobs, true);
     all.push_back(op_coverage(t, *data));
   }
+  if (!args.html.empty()) write_file_atomic(args.html, ops_html(all, *data));
   if (out.parsed_format() == OutputFormat::csv) {
     write_output(out.output, ops_csv(all));
     return kExitOk;

@@ -1,6 +1,7 @@
 // Text, JSON and CSV forms of the `trace ops` table.
 #include <fmt/format.h>
 
+#include "common/html.h"
 #include "common/report.h"
 #include "trace/ops_report.h"
 
@@ -31,7 +32,7 @@ std::string note_of(const OpCoverageRow& r) {
     case OpStatus::fallback:
       return r.inside.empty() ? "runs on the CPU through torch_npu's fallback" : "on the CPU inside " + joined(r.inside, ", ");
     case OpStatus::no_npu_kernel: return r.inside.empty() ? "no kernel and no fallback" : "fails inside " + joined(r.inside, ", ");
-    case OpStatus::unknown: return "not in the data; its composite caller may call another op on an NPU";
+    case OpStatus::unknown: return "no kernel, but may not be called on an NPU (see docs/ops.md)";
     case OpStatus::npu_kernel:
       return r.overloads.size() == 1 ? r.overloads.front() : fmt::format("{} overloads, not pinned", r.overloads.size());
   }
@@ -107,6 +108,36 @@ std::string ops_csv(const std::vector<OpsCoverage>& all) {
                          csv_field(joined(r.dtypes, " ")), csv_field(joined(r.overloads, " ")),
                          csv_field(joined(r.inside, " ")), csv_field(r.limit_api));
   return out;
+}
+
+std::string ops_html(const std::vector<OpsCoverage>& all, const OpsDataSet& data) {
+  std::string body = "<p>" + html::escape(fmt::format("torch_npu {} (torch line {}). Facts read from torch_npu and "
+                                                      "op-plugin sources, not observed on hardware.",
+                                                      data.version, data.torch_line)) + "</p>";
+  constexpr OpStatus kOrder[] = {OpStatus::npu_kernel, OpStatus::inside_npu_kernel, OpStatus::composite,
+                                 OpStatus::unknown,    OpStatus::dtype_unsupported, OpStatus::fallback,
+                                 OpStatus::no_npu_kernel};
+  for (auto& c : all) {
+    body += "<h2>" + html::escape(c.file) + "</h2><p><strong>" + html::escape(ops_headline(c)) + "</strong></p>";
+    html::BarChart chart;
+    chart.title = "Self time by status (% of step time)";
+    chart.series = {"share"};
+    chart.unit = "%";
+    for (OpStatus s : kOrder) {
+      int64_t ns = 0;
+      for (auto& r : c.rows)
+        if (r.status == s) ns += r.self_ns;
+      chart.bars.push_back({std::string(status_name(s)), {100.0 * c.share(ns)}});
+    }
+    body += html::svg_bar_chart(chart);
+    std::vector<std::vector<std::string>> rows;
+    for (auto& r : c.rows)
+      rows.push_back({r.name, std::string(status_name(r.status)), std::to_string(r.calls),
+                      fmt::format("{:.3f}", static_cast<double>(r.self_ns) / 1e6), fmt::format("{:.2f}", 100.0 * c.share(r.self_ns)),
+                      joined(r.dtypes, ", "), note_of(r)});
+    body += html::table({"op", "status", "calls", "self ms", "share %", "dtypes", "note"}, rows);
+  }
+  return html::page("banjia trace ops", body);
 }
 
 }  // namespace banjia::trace

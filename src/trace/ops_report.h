@@ -47,5 +47,6 @@ std::string ops_headline(const OpsCoverage& c);
 std::string ops_text(const OpsCoverage& c, const OpsDataSet& data, size_t top);
 void write_ops_json(JsonWriter& w, const OpsCoverage& c);
 std::string ops_csv(const std::vector<OpsCoverage>& all);
+std::string ops_html(const std::vector<OpsCoverage>& all, const OpsDataSet& data);
 
 }  // namespace banjia::trace

@@ -23,6 +23,7 @@ struct CompareArgs {
 struct OpsArgs {
   std::vector<std::string> inputs;
   std::string torch_npu;  // data/ops version; empty: the newest
+  std::string html;
   size_t top = 40;
   unsigned jobs = 0;
 };
