@@ -149,7 +149,7 @@ int64_t OpsCoverage::self_ns_off_npu() const {
 OpsCoverage op_coverage(const TraceData& t, const OpsDataSet& data) {
   OpsCoverage c;
   c.file = t.file;
-  c.input_types = !t.input_type.empty();
+  c.input_types = std::any_of(t.input_type.begin(), t.input_type.end(), [](uint32_t id) { return id != 0; });
   const auto& step = trace_rules().step;
   std::map<std::pair<int64_t, int64_t>, std::vector<size_t>> threads;
   for (size_t i = 0; i < t.size(); ++i)

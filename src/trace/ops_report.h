@@ -30,7 +30,7 @@ struct OpsCoverage {
   std::string time_basis;  // "steps" (ProfilerStep windows) or "span" (the trace's first to last event)
   size_t steps = 0;
   int64_t step_ns = 0;
-  bool input_types = false;  // the trace has Kineto "Input type" lists
+  bool input_types = false;  // some event of the trace has a Kineto "Input type" list
   std::vector<OpCoverageRow> rows;  // by self time, largest first
 
   double share(int64_t ns) const { return step_ns > 0 ? static_cast<double>(ns) / static_cast<double>(step_ns) : 0.0; }

@@ -129,3 +129,15 @@ def test_unknown_data_set_is_exit_2_listing_known(run, fixtures):
     r = run("trace", "ops", fixtures / H200 / "resnet50_fp32.json.gz", "--torch-npu", "9.9")
     assert r.returncode == 2
     assert r.stderr.strip() == "banjia: --torch-npu: no operator data for torch_npu '9.9' (known: v2.1.0, master)"
+
+
+@pytest.mark.parametrize("layout", ["text", "db"])
+def test_torch_npu_profile_directories(run, fixtures, layout):
+    # A profile taken on an NPU already: its host ops are read from trace_view.json or the .db export.
+    _, trace = trace_ops(run, fixtures / "ascend/msinsight" / layout / "level1/rank0_ascend_pt")
+    names = {o["name"] for o in trace["ops"]}
+    assert {"aten::convolution", "aten::convolution_backward"} <= names
+    assert all(o["status"] in {"npu_kernel", "inside_npu_kernel", "composite"} for o in trace["ops"]
+               if o["name"] in ("aten::convolution", "aten::convolution_backward", "aten::_convolution"))
+    if layout == "db":
+        assert trace["input_types"] is False  # the export has no "Input type" lists
