@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "common/string_hash.h"
+#include "scan/aten_ops.h"
 #include "scan/python_matches.h"
 
 namespace banjia::scan {
@@ -219,7 +220,10 @@ class NameMatcher {
       if (!rules_.has_qualified_root(first_component(ref.qualified))) continue;
       const Rule* r = rules_.match_qualified(ref.qualified);
       if (!r || r->match != MatchKind::qualified) continue;
+      std::optional<std::string> no_kernel;
+      if (r->only_without_npu_kernel && !(no_kernel = aten_op_without_npu_kernel(ref.qualified))) continue;
       PyMatch m = make(r, ref.first_tok(a_.view), ref.last_tok(a_.view));
+      if (no_kernel) m.message = *no_kernel;
       if (r->rewrite == RewriteKind::replace_module) {
         module_use(ref, *r, m);
       } else if (r->rewrite == RewriteKind::rename_last) {

@@ -132,6 +132,7 @@ Rule parse_rule(const toml::table& t, const std::string& file, size_t index) {
   r.names = string_list(*m, "names", where);
   r.prefix = (*m)["prefix"].value_or(false);
   r.exact_only = (*m)["exact_only"].value_or(false);
+  r.only_without_npu_kernel = (*m)["only_without_npu_kernel"].value_or(false);
   r.modules = string_list(*m, "modules", where);
   r.position = (*m)["position"].value_or(std::string());
   r.keyword = (*m)["keyword"].value_or(std::string());

@@ -73,6 +73,8 @@ struct Rule {
   std::vector<std::string> names;       // qualified, keyword_arg, loop_call, loop_method, device_index
   bool prefix = false;                  // qualified: names are prefixes
   bool exact_only = false;              // qualified: only the name itself, not attribute chains on it
+  // qualified: fire only where the name is a torch.ops.aten op without an NPU kernel (data/ops)
+  bool only_without_npu_kernel = false;
   std::vector<std::string> modules;     // import_module
   std::string position;                 // backend_string
   std::string keyword;                  // keyword_arg

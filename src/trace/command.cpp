@@ -1,5 +1,5 @@
 // `banjia trace`: summary (per step breakdown + advisors, cluster view for several ranks) and
-// compare (baseline vs target).
+// compare (baseline vs target); ops (which aten ops have an NPU kernel).
 #include <CLI/CLI.hpp>
 
 #include "cli/output_options.h"
@@ -48,6 +48,25 @@ void register_trace(CLI::App& app, int& exit_code) {
       "  banjia trace compare before.json.gz after.json.gz --format csv -o ops.csv\n"
       "  banjia trace compare gpu.json.gz npu_dir --map names.csv --html compare.html");
   compare->callback([&exit_code] { exit_code = trace::run_compare(cargs, cout_opts); });
+
+  static trace::OpsArgs oargs;
+  static OutputOptions oout;
+  auto* ops = trace->add_subcommand("ops", "Every aten op the profile executed, with calls, self time, dtypes and whether torch_npu has an NPU kernel for it");
+  ops->add_option("profiles", oargs.inputs,
+                  "Kineto .json/.json.gz (GPU or CPU, e.g. from banjia.profile), torch_npu *_ascend_pt directory or .db")
+      ->required();
+  ops->add_option("--torch-npu", oargs.torch_npu, "Operator data set (torch_npu branch) to judge against (default: the newest)")
+      ->option_text("VERSION");
+  ops->add_option("--top", oargs.top, "Rows shown in text output (0: all)")->capture_default_str();
+  ops->add_option("--html", oargs.html, "Also write a self-contained HTML report to FILE")->option_text("FILE");
+  ops->add_option("-j,--jobs", oargs.jobs, "Worker threads for parsing (default: all cores)");
+  oout.add_to(ops, {"text", "json", "csv"}, "none");
+  ops->footer(
+      "Examples:\n"
+      "  banjia trace ops prof/run.pt.trace.json\n"
+      "  banjia trace ops gpu.json.gz --torch-npu v2.1.0 -f json -o ops.json\n"
+      "Data: data/ops (read from torch_npu and op-plugin sources, not observed on hardware); see docs/ops.md");
+  ops->callback([&exit_code] { exit_code = trace::run_ops(oargs, oout); });
 }
 
 }  // namespace banjia

@@ -74,6 +74,7 @@ void parse_parts(TraceData& t, const JsonBuffer& b, const EventChunks& chunks, u
       auto [from, to] = chunks.docs[i];
       b.populate(from, to);
       parts[i].file = t.file;
+      parts[i].keep_input_types = t.keep_input_types;
       parts[i].reserve((to - from) / 200);
       try {
         parse_part(parts[i], b, chunks.docs[i], parser);
@@ -97,11 +98,17 @@ TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes) 
 }
 
 TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes, unsigned threads) {
+  return read_json_trace(path, part_bytes, threads, false);
+}
+
+TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes, unsigned threads,
+                          bool keep_input_types) {
   threads = worker_count(threads);
   const std::string file = path.string();
   JsonBuffer buf = load_json_buffer(path);
   TraceData t;
   t.file = file;
+  t.keep_input_types = keep_input_types;
   t.input_bytes = buf.length();
   size_t first = 0;
   while (first < buf.length() && std::isspace(static_cast<unsigned char>(buf.data()[first]))) ++first;

@@ -18,5 +18,8 @@ TraceData read_json_trace(const std::filesystem::path& path);
 TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes);
 // Same, on `threads` worker threads (0: all cores). The result does not depend on `threads`.
 TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes, unsigned threads);
+// Same, also keeping each event's Kineto "Input type" list (TraceData::input_type).
+TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes, unsigned threads,
+                          bool keep_input_types);
 
 }  // namespace banjia::trace

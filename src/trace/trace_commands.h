@@ -20,7 +20,16 @@ struct CompareArgs {
   size_t top = 20;
 };
 
+struct OpsArgs {
+  std::vector<std::string> inputs;
+  std::string torch_npu;  // data/ops version; empty: the newest
+  std::string html;
+  size_t top = 40;
+  unsigned jobs = 0;
+};
+
 int run_summary(const SummaryArgs& args, const OutputOptions& out);
 int run_compare(const CompareArgs& args, const OutputOptions& out);
+int run_ops(const OpsArgs& args, const OutputOptions& out);
 
 }  // namespace banjia::trace

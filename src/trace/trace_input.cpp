@@ -79,6 +79,22 @@ std::vector<fs::path> expand_inputs(const std::vector<std::string>& args) {
   return out;
 }
 
+TraceData read_host_trace(const fs::path& path, unsigned threads, bool keep_input_types) {
+  std::error_code ec;
+  fs::path file = path;
+  if (fs::is_directory(path, ec)) {
+    auto dir = profiler_output_dir(path);
+    if (!dir) throw InputError(path.string(), "not a torch_npu profiler directory (no ASCEND_PROFILER_OUTPUT, trace_view.json, CSVs or .db)");
+    if (has(*dir, "trace_view.json")) file = *dir / "trace_view.json";
+    else if (auto db = find_db(*dir)) file = *db;
+    else throw InputError(path.string(), "torch_npu profiler directory without trace_view.json or .db: no host ops to read");
+  }
+  TraceData t = file.filename().string().ends_with(".db") ? read_ascend_db(file)
+                                                          : read_json_trace(file, kDefaultPartBytes, threads, keep_input_types);
+  t.file = path.string();
+  return t;
+}
+
 Summary analyse_input(const fs::path& path, const SummaryOptions& opt) {
   std::error_code ec;
   std::optional<fs::path> npu_dir;

@@ -14,6 +14,10 @@ namespace banjia::trace {
 // Throws InputError for paths that are none of the supported inputs.
 std::vector<std::filesystem::path> expand_inputs(const std::vector<std::string>& args);
 
+// Reads the trace of one input with its host ops (a Kineto JSON file, a torch_npu directory's
+// trace_view.json or .db export), without the NPU CSV extras; `keep_input_types` as read_json_trace.
+TraceData read_host_trace(const std::filesystem::path& path, unsigned threads, bool keep_input_types);
+
 // Reads and summarises one input (with NPU CSV/DB extras and advisor findings).
 Summary analyse_input(const std::filesystem::path& path, const SummaryOptions& opt);
 

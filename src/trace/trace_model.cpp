@@ -83,6 +83,7 @@ void TraceData::reserve(size_t n) {
   for (auto* v : {&name, &cat, &shape, &task_type}) v->reserve(n);
   for (auto* v : {&ts, &dur, &pid, &tid, &corr, &ext_id, &bytes}) v->reserve(n);
   kind.reserve(n);
+  if (keep_input_types) input_type.reserve(n);
 }
 
 void TraceData::append(TraceData&& part) {
@@ -109,7 +110,8 @@ void TraceData::append(std::vector<TraceData>&& parts, unsigned threads) {
   };
   using Ids = UninitVector<uint32_t> TraceData::*;
   using Nums = UninitVector<int64_t> TraceData::*;
-  static constexpr Ids id_cols[] = {&TraceData::name, &TraceData::cat, &TraceData::shape, &TraceData::task_type};
+  static constexpr Ids id_cols[] = {&TraceData::name, &TraceData::cat, &TraceData::shape, &TraceData::task_type,
+                                    &TraceData::input_type};
   static constexpr Nums proc_cols[] = {&TraceData::pid, &TraceData::tid};
   static constexpr Nums num_cols[] = {&TraceData::ts, &TraceData::dur, &TraceData::corr, &TraceData::ext_id,
                                       &TraceData::bytes};
@@ -119,6 +121,9 @@ void TraceData::append(std::vector<TraceData>&& parts, unsigned threads) {
     // still in cache; each part's column is freed as soon as it is copied.
     auto each_part = [&](auto col, auto rewrite) {
       auto& to = this->*col;
+      bool any = false;  // input_type is empty unless it was asked for
+      for (auto& part : parts) any = any || !(part.*col).empty();
+      if (!any) return;
       if (total > to.capacity()) to.reserve(std::max(total, to.capacity() * 2));  // parts come one by one
       for (size_t k = 0; k < parts.size(); ++k) {
         auto& from = parts[k].*col;

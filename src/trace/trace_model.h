@@ -78,6 +78,11 @@ struct TraceData {
   UninitVector<uint32_t> name, cat, shape, task_type;
   UninitVector<int64_t> ts, dur, pid, tid, corr, ext_id, bytes;
   UninitVector<Kind> kind;
+  // Kineto's "Input type" list per event (the raw JSON array, interned), read only when
+  // `keep_input_types` is set before reading (`trace ops`); empty otherwise, so that the summary's
+  // parse neither looks at the key nor fills a column.
+  bool keep_input_types = false;
+  UninitVector<uint32_t> input_type;
   std::vector<Flow> flows;
   std::map<int64_t, std::string> process_names, process_labels;
   int64_t base_time_ns = 0;

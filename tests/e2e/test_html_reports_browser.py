@@ -91,3 +91,10 @@ def test_trace_html_renders(run, fixtures, tmp_path):
     r = run("trace", "summary", traces / "antipattern_small_matmuls_slow.json.gz", "--html", page)
     assert r.returncode in (0, 1), r.stderr
     check_page(page, "trace_summary")
+
+
+def test_trace_ops_html_renders(run, fixtures, tmp_path):
+    page = tmp_path / "ops.html"
+    r = run("trace", "ops", fixtures / H200 / "traces" / "gpt2_sdpa_bf16.json.gz", "--html", page)
+    assert r.returncode == 0, r.stderr
+    check_page(page, "trace_ops")
