@@ -31,6 +31,9 @@ inline TraceShape check_trace(const banjia::trace::TraceData& t) {
                "string ids inside the pool");
     (void)t.name_of(i);
   }
+  // The "Input type" column exists only when it was asked for (trace ops), then one id per event.
+  FUZZ_CHECK(t.input_type.size() == (t.keep_input_types ? n : 0), "the input-type column is kept only when asked");
+  for (size_t i = 0; i < t.input_type.size(); ++i) FUZZ_CHECK(t.input_type[i] < pool, "input-type ids inside the pool");
   for (const Flow& f : t.flows) {
     FUZZ_CHECK(f.ph == 's' || f.ph == 'f', "flows are starts or finishes");
     FUZZ_CHECK(f.cat < pool && (!f.string_id || f.id < pool), "flow string ids inside the pool");

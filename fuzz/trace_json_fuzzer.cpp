@@ -33,6 +33,15 @@ std::optional<TraceShape> read(const std::filesystem::path& p, std::optional<siz
   }
 }
 
+// As `trace ops` reads: small parts, every thread, and the "Input type" lists kept.
+std::optional<TraceShape> read_with_input_types(const std::filesystem::path& p) {
+  try {
+    return check_trace(read_json_trace(p, 512, 0, true));
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
+
 // One deflate state for the process, reset per input: a fresh one is ~400 KB of zlib tables, which
 // ASan maps and unmaps for every input (page faults and TLB shootdowns were a third of the time).
 std::string gzip(std::string_view in) {
@@ -62,6 +71,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Splitting is a layout shortcut: where the parts and the whole document both load, they agree.
   if (whole && first) FUZZ_CHECK(whole->events == first->events, "whole-document and parted reads agree");
   if (whole && tiny) FUZZ_CHECK(whole->events == tiny->events, "whole-document and tiny-part reads agree");
+  std::optional<TraceShape> typed = read_with_input_types(plain);
+  FUZZ_CHECK(typed.has_value() == tiny.has_value() && (!typed || *typed == *tiny),
+             "keeping the input types changes nothing else a read gives");
   if (text.starts_with("\x1f\x8b")) return 0;  // already gzip: a second layer would be read as data
   auto gz = dir.write("trace.json.gz", gzip(text));
   FUZZ_CHECK(read(gz, std::nullopt) == first, "the gzip copy reads like the plain file");

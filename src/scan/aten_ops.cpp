@@ -2,22 +2,22 @@
 
 #include <fmt/format.h>
 
-#include "trace/ops_coverage.h"
+#include "ops/coverage.h"
 
 namespace banjia::scan {
 
 namespace {
 constexpr std::string_view kAten = "torch.ops.aten.";
 
-const trace::OpsDataSet* newest_ops_data() {
-  static const std::optional<trace::OpsDataSet> data = trace::load_ops_data("");
+const ops::OpsDataSet* newest_ops_data() {
+  static const std::optional<ops::OpsDataSet> data = ops::load_ops_data("");
   return data ? &*data : nullptr;
 }
 }  // namespace
 
 std::optional<std::string> aten_op_without_npu_kernel(std::string_view qualified) {
   if (!qualified.starts_with(kAten)) return std::nullopt;
-  const trace::OpsDataSet* d = newest_ops_data();
+  const ops::OpsDataSet* d = newest_ops_data();
   if (!d) return std::nullopt;
   std::string_view rest = qualified.substr(kAten.size());
   std::string_view base = rest.substr(0, rest.find('.'));
@@ -30,9 +30,9 @@ std::optional<std::string> aten_op_without_npu_kernel(std::string_view qualified
     tail = tail.substr(0, tail.find('.'));
     overload = tail == "default" ? std::string(base) : fmt::format("{}.{}", base, tail);
   }
-  if (overload.empty() ? !trace::matching_overloads(*d, base).empty() : d->kernel_overloads.contains(overload))
+  if (overload.empty() ? !ops::matching_overloads(*d, base).empty() : d->kernel_overloads.contains(overload))
     return std::nullopt;
-  if (overload.empty() ? trace::has_composite_functional_overload(*d, base) : d->composite_overloads.contains(overload))
+  if (overload.empty() ? ops::has_composite_functional_overload(*d, base) : d->composite_overloads.contains(overload))
     return std::nullopt;
   std::string name = overload.empty() ? std::string(base) : overload;
   return fmt::format("aten::{} has no NPU kernel in torch_npu {} (torch line {}): {}", name, d->version, d->torch_line,

@@ -11,10 +11,10 @@
 namespace banjia::trace {
 
 int run_ops(const OpsArgs& args, const OutputOptions& out) {
-  auto data = load_ops_data(args.torch_npu);
+  auto data = ops::load_ops_data(args.torch_npu);
   if (!data) {
     std::string known;
-    for (auto& v : ops_data_versions()) known += (known.empty() ? "" : ", ") + v;
+    for (auto& v : ops::ops_data_versions()) known += (known.empty() ? "" : ", ") + v;
     throw InputError("--torch-npu", fmt::format("no operator data for torch_npu '{}' (known: {})", args.torch_npu, known));
   }
   std::vector<OpsCoverage> all;

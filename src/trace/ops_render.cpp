@@ -26,14 +26,14 @@ void string_array(JsonWriter& w, std::string_view key, const C& items) {
 
 std::string note_of(const OpCoverageRow& r) {
   switch (r.status) {
-    case OpStatus::inside_npu_kernel: return "inside " + joined(r.inside, ", ");
-    case OpStatus::dtype_unsupported: return r.limit_api + " documents only " + joined(r.limit_dtypes, ",");
-    case OpStatus::composite: return "torch implements it from other ops for every backend";
-    case OpStatus::fallback:
+    case ops::OpStatus::inside_npu_kernel: return "inside " + joined(r.inside, ", ");
+    case ops::OpStatus::dtype_unsupported: return r.limit_api + " documents only " + joined(r.limit_dtypes, ",");
+    case ops::OpStatus::composite: return "torch implements it from other ops for every backend";
+    case ops::OpStatus::fallback:
       return r.inside.empty() ? "runs on the CPU through torch_npu's fallback" : "on the CPU inside " + joined(r.inside, ", ");
-    case OpStatus::no_npu_kernel: return r.inside.empty() ? "no kernel and no fallback" : "fails inside " + joined(r.inside, ", ");
-    case OpStatus::unknown: return "no kernel, but may not be called on an NPU (see docs/ops.md)";
-    case OpStatus::npu_kernel:
+    case ops::OpStatus::no_npu_kernel: return r.inside.empty() ? "no kernel and no fallback" : "fails inside " + joined(r.inside, ", ");
+    case ops::OpStatus::unknown: return "no kernel, but may not be called on an NPU (see docs/ops.md)";
+    case ops::OpStatus::npu_kernel:
       return r.overloads.size() == 1 ? r.overloads.front() : fmt::format("{} overloads, not pinned", r.overloads.size());
   }
   return {};
@@ -45,7 +45,7 @@ std::string ops_headline(const OpsCoverage& c) {
                      100.0 * c.share(c.self_ns_off_npu()));
 }
 
-std::string ops_text(const OpsCoverage& c, const OpsDataSet& data, size_t top) {
+std::string ops_text(const OpsCoverage& c, const ops::OpsDataSet& data, size_t top) {
   std::string out = fmt::format("{}\n  torch_npu {} (torch line {}); {} {:.3f} ms{}\n  {}\n", c.file, data.version,
                                 data.torch_line, c.time_basis == "steps" ? fmt::format("{} steps,", c.steps) : "trace span,",
                                 static_cast<double>(c.step_ns) / 1e6,
@@ -58,7 +58,7 @@ std::string ops_text(const OpsCoverage& c, const OpsDataSet& data, size_t top) {
       out += fmt::format("  ... {} more rows (--top 0 shows all)\n", c.rows.size() - top);
       break;
     }
-    out += fmt::format("  {:<36} {:<18} {:>7} {:>11.3f} {:>6.2f}%  {:<22} {}\n", r.name, status_name(r.status), r.calls,
+    out += fmt::format("  {:<36} {:<18} {:>7} {:>11.3f} {:>6.2f}%  {:<22} {}\n", r.name, ops::status_name(r.status), r.calls,
                        static_cast<double>(r.self_ns) / 1e6, 100.0 * c.share(r.self_ns), joined(r.dtypes, ","),
                        note_of(r));
   }
@@ -79,7 +79,7 @@ void write_ops_json(JsonWriter& w, const OpsCoverage& c) {
   for (auto& r : c.rows) {
     w.begin_object();
     w.field("name", r.name);
-    w.field("status", status_name(r.status));
+    w.field("status", ops::status_name(r.status));
     w.field("calls", static_cast<uint64_t>(r.calls));
     w.field("own_calls", static_cast<uint64_t>(r.own_calls));
     w.field("self_us", static_cast<double>(r.self_ns) / kUs);
@@ -104,35 +104,35 @@ std::string ops_csv(const std::vector<OpsCoverage>& all) {
   for (auto& c : all)
     for (auto& r : c.rows)
       out += fmt::format("{},{},{},{},{:.3f},{:.6f},{},{},{},{}\n", csv_field(c.file), csv_field(r.name),
-                         status_name(r.status), r.calls, static_cast<double>(r.self_ns) / kUs, c.share(r.self_ns),
+                         ops::status_name(r.status), r.calls, static_cast<double>(r.self_ns) / kUs, c.share(r.self_ns),
                          csv_field(joined(r.dtypes, " ")), csv_field(joined(r.overloads, " ")),
                          csv_field(joined(r.inside, " ")), csv_field(r.limit_api));
   return out;
 }
 
-std::string ops_html(const std::vector<OpsCoverage>& all, const OpsDataSet& data) {
+std::string ops_html(const std::vector<OpsCoverage>& all, const ops::OpsDataSet& data) {
   std::string body = "<p>" + html::escape(fmt::format("torch_npu {} (torch line {}). Facts read from torch_npu and "
                                                       "op-plugin sources, not observed on hardware.",
                                                       data.version, data.torch_line)) + "</p>";
-  constexpr OpStatus kOrder[] = {OpStatus::npu_kernel, OpStatus::inside_npu_kernel, OpStatus::composite,
-                                 OpStatus::unknown,    OpStatus::dtype_unsupported, OpStatus::fallback,
-                                 OpStatus::no_npu_kernel};
+  constexpr ops::OpStatus kOrder[] = {ops::OpStatus::npu_kernel, ops::OpStatus::inside_npu_kernel, ops::OpStatus::composite,
+                                 ops::OpStatus::unknown,    ops::OpStatus::dtype_unsupported, ops::OpStatus::fallback,
+                                 ops::OpStatus::no_npu_kernel};
   for (auto& c : all) {
     body += "<h2>" + html::escape(c.file) + "</h2><p><strong>" + html::escape(ops_headline(c)) + "</strong></p>";
     html::BarChart chart;
     chart.title = "Self time by status (% of step time)";
     chart.series = {"share"};
     chart.unit = "%";
-    for (OpStatus s : kOrder) {
+    for (ops::OpStatus s : kOrder) {
       int64_t ns = 0;
       for (auto& r : c.rows)
         if (r.status == s) ns += r.self_ns;
-      chart.bars.push_back({std::string(status_name(s)), {100.0 * c.share(ns)}});
+      chart.bars.push_back({std::string(ops::status_name(s)), {100.0 * c.share(ns)}});
     }
     body += html::svg_bar_chart(chart);
     std::vector<std::vector<std::string>> rows;
     for (auto& r : c.rows)
-      rows.push_back({r.name, std::string(status_name(r.status)), std::to_string(r.calls),
+      rows.push_back({r.name, std::string(ops::status_name(r.status)), std::to_string(r.calls),
                       fmt::format("{:.3f}", static_cast<double>(r.self_ns) / 1e6), fmt::format("{:.2f}", 100.0 * c.share(r.self_ns)),
                       joined(r.dtypes, ", "), note_of(r)});
     body += html::table({"op", "status", "calls", "self ms", "share %", "dtypes", "note"}, rows);

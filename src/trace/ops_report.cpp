@@ -42,7 +42,7 @@ bool in_windows(const std::vector<Window>& w, int64_t ts) {
 struct Call {
   size_t i;  // event index
   int64_t self_ns;
-  OpVerdict verdict;
+  ops::OpVerdict verdict;
   size_t owner;  // position in the calls of the outermost enclosing aten op owning its callees
 };
 
@@ -50,11 +50,11 @@ struct Call {
 // a fallback) takes that op's side; any other call is judged on its own name and dtype.
 class CallJudge {
  public:
-  CallJudge(const TraceData& t, const OpsDataSet& d, const std::set<std::string, std::less<>>& not_run_alone)
+  CallJudge(const TraceData& t, const ops::OpsDataSet& d, const std::set<std::string, std::less<>>& not_run_alone)
       : t_(t), d_(d), not_run_alone_(not_run_alone) {}
 
-  OpVerdict judge(size_t i, bool caller_may_differ) {
-    std::string_view forward = forward_of_backward(aten_base_name(t_.name_of(i)));
+  ops::OpVerdict judge(size_t i, bool caller_may_differ) {
+    std::string_view forward = ops::forward_of_backward(ops::aten_base_name(t_.name_of(i)));
     bool path_may_differ = caller_may_differ || (!forward.empty() && not_run_alone_.contains(forward));
     std::string first;
     if (!t_.input_type.empty() && t_.input_type[i] != 0) {
@@ -67,23 +67,23 @@ class CallJudge {
     auto key = std::tuple{t_.name[i], path_may_differ, first};
     auto it = cache_.find(key);
     if (it == cache_.end())
-      it = cache_.emplace(key, judge_op(d_, aten_base_name(t_.name_of(i)), path_may_differ, first)).first;
+      it = cache_.emplace(key, ops::judge_op(d_, ops::aten_base_name(t_.name_of(i)), path_may_differ, first)).first;
     return it->second;
   }
 
-  std::vector<std::string> overloads(size_t i) const { return matching_overloads(d_, aten_base_name(t_.name_of(i))); }
+  std::vector<std::string> overloads(size_t i) const { return ops::matching_overloads(d_, ops::aten_base_name(t_.name_of(i))); }
 
   const std::vector<std::string>& dtypes(uint32_t input_type) {
     auto [it, fresh] = dtypes_.try_emplace(input_type);
-    if (fresh) it->second = dtypes_of_input_types(t_.strings.view(input_type));
+    if (fresh) it->second = ops::dtypes_of_input_types(t_.strings.view(input_type));
     return it->second;
   }
 
  private:
   const TraceData& t_;
-  const OpsDataSet& d_;
+  const ops::OpsDataSet& d_;
   const std::set<std::string, std::less<>>& not_run_alone_;  // bases no call of which runs on its own
-  std::map<std::tuple<uint32_t, bool, std::string>, OpVerdict> cache_;
+  std::map<std::tuple<uint32_t, bool, std::string>, ops::OpVerdict> cache_;
   std::unordered_map<uint32_t, std::vector<std::string>> dtypes_;
 };
 
@@ -109,19 +109,19 @@ void nest_thread(const TraceData& t, std::vector<size_t>& ops, CallJudge& judge,
     Open parent = nested ? stack.back() : Open{SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX};
     if (nested && parent.call != SIZE_MAX) calls[parent.call].self_ns -= t.dur[i];
     Open self{i, SIZE_MAX, parent.nearest_aten, parent.owner};
-    if (!aten_base_name(t.name_of(i)).empty()) {
+    if (!ops::aten_base_name(t.name_of(i)).empty()) {
       Call call{i, t.dur[i], {}, parent.owner};
       if (parent.owner != SIZE_MAX) {
         // A fallback runs its callees on the CPU too; a kernel does their work itself.
-        OpStatus owner = calls[parent.owner].verdict.status;
-        call.verdict.status = owner == OpStatus::fallback || owner == OpStatus::no_npu_kernel ? owner
-                                                                                              : OpStatus::inside_npu_kernel;
+        ops::OpStatus owner = calls[parent.owner].verdict.status;
+        call.verdict.status = owner == ops::OpStatus::fallback || owner == ops::OpStatus::no_npu_kernel ? owner
+                                                                                              : ops::OpStatus::inside_npu_kernel;
         call.verdict.overloads = judge.overloads(i);
       } else {
         // A composite caller may take another path on an NPU; an unknown one may not run there.
-        OpStatus caller = parent.nearest_aten != SIZE_MAX ? calls[parent.nearest_aten].verdict.status : OpStatus::npu_kernel;
-        call.verdict = judge.judge(i, caller == OpStatus::composite || caller == OpStatus::unknown);
-        if (owns_callees(call.verdict.status)) self.owner = calls.size();
+        ops::OpStatus caller = parent.nearest_aten != SIZE_MAX ? calls[parent.nearest_aten].verdict.status : ops::OpStatus::npu_kernel;
+        call.verdict = judge.judge(i, caller == ops::OpStatus::composite || caller == ops::OpStatus::unknown);
+        if (ops::owns_callees(call.verdict.status)) self.owner = calls.size();
       }
       self.call = self.nearest_aten = calls.size();
       calls.push_back(std::move(call));
@@ -135,18 +135,18 @@ void nest_thread(const TraceData& t, std::vector<size_t>& ops, CallJudge& judge,
 size_t OpsCoverage::ops_off_npu() const {
   std::set<std::string_view> names;
   for (auto& r : rows)
-    if (off_npu(r.status) && r.own_calls > 0) names.insert(r.name);
+    if (ops::off_npu(r.status) && r.own_calls > 0) names.insert(r.name);
   return names.size();
 }
 
 int64_t OpsCoverage::self_ns_off_npu() const {
   int64_t ns = 0;
   for (auto& r : rows)
-    if (off_npu(r.status)) ns += r.self_ns;
+    if (ops::off_npu(r.status)) ns += r.self_ns;
   return ns;
 }
 
-OpsCoverage op_coverage(const TraceData& t, const OpsDataSet& data) {
+OpsCoverage op_coverage(const TraceData& t, const ops::OpsDataSet& data) {
   OpsCoverage c;
   c.file = t.file;
   c.input_types = std::any_of(t.input_type.begin(), t.input_type.end(), [](uint32_t id) { return id != 0; });
@@ -166,8 +166,8 @@ OpsCoverage op_coverage(const TraceData& t, const OpsDataSet& data) {
     for (auto& [key, ops] : threads) nest_thread(t, ops, judge, calls);
     std::set<std::string, std::less<>> seen, alone;
     for (auto& call : calls) {
-      std::string base(aten_base_name(t.name_of(call.i)));
-      if (call.owner == SIZE_MAX && call.verdict.status != OpStatus::unknown) alone.insert(base);
+      std::string base(ops::aten_base_name(t.name_of(call.i)));
+      if (call.owner == SIZE_MAX && call.verdict.status != ops::OpStatus::unknown) alone.insert(base);
       seen.insert(std::move(base));
     }
     std::set<std::string, std::less<>> next;
@@ -193,7 +193,7 @@ OpsCoverage op_coverage(const TraceData& t, const OpsDataSet& data) {
     c.step_ns = hi - lo;
   }
 
-  std::map<std::pair<uint32_t, OpStatus>, OpCoverageRow> rows;
+  std::map<std::pair<uint32_t, ops::OpStatus>, OpCoverageRow> rows;
   for (const Call& call : calls) {
     size_t i = call.i;
     if (!windows.empty() && !in_windows(windows, t.ts[i])) continue;

@@ -7,14 +7,14 @@
 #include <vector>
 
 #include "common/json_writer.h"
-#include "trace/ops_coverage.h"
+#include "ops/coverage.h"
 #include "trace/trace_model.h"
 
 namespace banjia::trace {
 
 struct OpCoverageRow {
   std::string name;  // "aten::add_"
-  OpStatus status = OpStatus::unknown;
+  ops::OpStatus status = ops::OpStatus::unknown;
   size_t calls = 0;
   size_t own_calls = 0;  // calls not inside another op that owns them (a kernel or a fallback)
   int64_t self_ns = 0;
@@ -41,12 +41,12 @@ struct OpsCoverage {
 };
 
 // `t` must be classified (readers do it). Throws InputError when the trace has no aten host ops.
-OpsCoverage op_coverage(const TraceData& t, const OpsDataSet& data);
+OpsCoverage op_coverage(const TraceData& t, const ops::OpsDataSet& data);
 
 std::string ops_headline(const OpsCoverage& c);
-std::string ops_text(const OpsCoverage& c, const OpsDataSet& data, size_t top);
+std::string ops_text(const OpsCoverage& c, const ops::OpsDataSet& data, size_t top);
 void write_ops_json(JsonWriter& w, const OpsCoverage& c);
 std::string ops_csv(const std::vector<OpsCoverage>& all);
-std::string ops_html(const std::vector<OpsCoverage>& all, const OpsDataSet& data);
+std::string ops_html(const std::vector<OpsCoverage>& all, const ops::OpsDataSet& data);
 
 }  // namespace banjia::trace

@@ -6,11 +6,12 @@
 #include <gtest/gtest.h>
 
 #include "common/errors.h"
+#include "ops/coverage.h"
 #include "trace/json_trace_reader.h"
-#include "trace/ops_coverage.h"
 #include "trace/ops_report.h"
 
 using namespace banjia::trace;
+using namespace banjia::ops;
 namespace fs = std::filesystem;
 
 namespace {

@@ -1,11 +1,11 @@
-#include "trace/ops_coverage.h"
+#include "ops/coverage.h"
 
 #include <algorithm>
 
 #include "common/embedded_data.h"
 #include "common/toml_document.h"
 
-namespace banjia::trace {
+namespace banjia::ops {
 
 namespace {
 constexpr std::string_view kPrefix = "data/ops/torch_npu-";
@@ -205,4 +205,4 @@ OpVerdict judge_op(const OpsDataSet& d, std::string_view base, bool path_may_dif
   return v;
 }
 
-}  // namespace banjia::trace
+}  // namespace banjia::ops

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace banjia::trace {
+namespace banjia::ops {
 
 enum class OpStatus {
   npu_kernel,         // an overload of the op has an NPU kernel
@@ -86,4 +86,4 @@ std::string_view forward_of_backward(std::string_view base);
 // (the fallback runs the whole op there), so that its callees inherit its status.
 bool owns_callees(OpStatus s);
 
-}  // namespace banjia::trace
+}  // namespace banjia::ops
