@@ -38,18 +38,19 @@ void drop_repeated_advice(std::vector<Finding>& findings) {
 // A CUDA name whose Ascend counterpart the file sets to another value is not renamed by env translate
 // (the two settings would contradict): its env-cuda-name findings offer no automatic rename either.
 void withdraw_contradicting_renames(const ParsedEnvFile& parsed, std::vector<Finding>& findings) {
+  const AscendConflicts conflicts(parsed);
+  std::map<std::pair<int, int>, const CudaPair*> cuda_at;  // where the file sets a CUDA name
+  for (const auto& a : parsed.assignments)
+    if (const CudaPair* pair = knowledge_base().cuda_pair(a.name)) cuda_at.emplace(std::pair{a.line, a.column}, pair);
   for (auto& f : findings) {
     if (f.rule != "env-cuda-name" || !f.replacement) continue;
-    for (const auto& a : parsed.assignments) {
-      if (a.line != f.line || a.column != f.column) continue;
-      const CudaPair* pair = knowledge_base().cuda_pair(a.name);
-      const Assignment* ascend = pair ? contradicted_ascend_setting(parsed, *pair) : nullptr;
-      if (!ascend) continue;
-      f.fix = FixKind::manual;
-      f.replacement.reset();
-      f.suggestion = fmt::format("not renamed: line {} sets {}={} and the two would contradict; keep one of them",
-                                 ascend->line, pair->ascend, ascend->value);
-    }
+    auto at = cuda_at.find({f.line, f.column});
+    const Assignment* ascend = at == cuda_at.end() ? nullptr : conflicts.of_pair(*at->second);
+    if (!ascend) continue;
+    f.fix = FixKind::manual;
+    f.replacement.reset();
+    f.suggestion = fmt::format("not renamed: line {} sets {}={} and the two would contradict; keep one of them",
+                               ascend->line, at->second->ascend, ascend->value);
   }
 }
 

@@ -1,6 +1,8 @@
 #include "env/translate.h"
 
 #include <algorithm>
+#include <iterator>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -24,16 +26,6 @@ const env::VarInfo* hides_every_device(const env::Assignment& a, const env::Cuda
 }
 
 bool file_wide(const env::Assignment& a) { return a.has_value && !a.scoped; }
-
-// The file-wide setting of pair.ascend that `cuda` (a setting of pair.name) contradicts, or nullptr.
-const env::Assignment* ascend_setting_contradicting(const env::ParsedEnvFile& parsed, const env::Assignment& cuda,
-                                                    const env::CudaPair& pair) {
-  if (!file_wide(cuda) || hides_every_device(cuda, pair)) return nullptr;
-  const std::string wanted = cuda.unresolved ? cuda.value : cuda_value_in_ascend_terms(pair, cuda.value);
-  for (const auto& ascend : parsed.assignments)
-    if (ascend.name == pair.ascend && file_wide(ascend) && ascend.value != wanted) return &ascend;
-  return nullptr;
-}
 
 class Translator {
  public:
@@ -193,11 +185,12 @@ class Translator {
     for (const auto& p : parsed.problems)
       note(p.offset, "env-parse-error", Severity::warning, "cannot parse: " + p.message,
            "variables inside this construct were not translated", kb.rule("env-parse-error").source);
-    kept_names_ = names_kept_untranslated(parsed);
+    const AscendConflicts conflicts(parsed);
+    kept_names_ = names_kept_untranslated(parsed, conflicts);
     for (const auto& a : parsed.assignments) {
       const env::CudaPair* pair = kb.cuda_pair(a.name);
       if (pair && pair->automatic && keeps_cuda_name(a, kept_names_)) {
-        const env::Assignment* ascend = ascend_setting_contradicting(parsed, a, *pair);
+        const env::Assignment* ascend = conflicts.contradicting(a, *pair);
         if (const env::VarInfo* var = hides_every_device(a, *pair)) keep_hiding_assignment(a, *pair, *var);
         else if (ascend) keep_contradicting_assignment(a, *pair, *ascend);
         else kept_.emplace_back(a.name_begin, a.name_end);
@@ -312,26 +305,51 @@ std::string cuda_value_in_ascend_terms(const env::CudaPair& pair, std::string_vi
 }
 
 
-const env::Assignment* contradicted_ascend_setting(const env::ParsedEnvFile& parsed, const env::CudaPair& pair) {
-  for (const auto& cuda : parsed.assignments)
-    if (cuda.name == pair.name)
-      if (const env::Assignment* ascend = ascend_setting_contradicting(parsed, cuda, pair)) return ascend;
+AscendConflicts::AscendConflicts(const env::ParsedEnvFile& parsed) {
+  for (const auto& a : parsed.assignments) {
+    if (!file_wide(a)) continue;
+    if (seen_values_.emplace(a.name, a.value).second) ascend_values_[a.name].push_back(&a);
+  }
+  for (const auto& a : parsed.assignments) {
+    const env::CudaPair* pair = knowledge_base().cuda_pair(a.name);
+    if (!pair || by_cuda_name_.contains(a.name)) continue;
+    if (const env::Assignment* ascend = contradicting(a, *pair)) by_cuda_name_.emplace(a.name, ascend);
+  }
+}
+
+const env::Assignment* AscendConflicts::contradicting(const env::Assignment& cuda, const env::CudaPair& pair) const {
+  if (!file_wide(cuda) || hides_every_device(cuda, pair)) return nullptr;
+  auto it = ascend_values_.find(pair.ascend);
+  if (it == ascend_values_.end()) return nullptr;
+  const std::string wanted = cuda.unresolved ? cuda.value : cuda_value_in_ascend_terms(pair, cuda.value);
+  for (const env::Assignment* ascend : it->second)
+    if (ascend->value != wanted) return ascend;
   return nullptr;
+}
+
+const env::Assignment* AscendConflicts::of_pair(const env::CudaPair& pair) const {
+  auto it = by_cuda_name_.find(pair.name);
+  return it == by_cuda_name_.end() ? nullptr : it->second;
 }
 
 // A name the file sets only to hide every device, or whose Ascend counterpart the file sets to another
 // value, keeps its CUDA spelling everywhere in the file (`export NAME`, `unset NAME`, `$NAME`), so the
 // file keeps meaning one variable.
 std::vector<std::string> names_kept_untranslated(const env::ParsedEnvFile& parsed) {
-  std::vector<std::string> kept, translated;
+  return names_kept_untranslated(parsed, AscendConflicts(parsed));
+}
+
+std::vector<std::string> names_kept_untranslated(const env::ParsedEnvFile& parsed, const AscendConflicts& conflicts) {
+  std::set<std::string, std::less<>> kept, translated;
   for (const auto& a : parsed.assignments) {
     const env::CudaPair* pair = knowledge_base().cuda_pair(a.name);
     if (!pair || !pair->automatic || !a.has_value) continue;
-    const bool keep = hides_every_device(a, *pair) || contradicted_ascend_setting(parsed, *pair);
-    (keep ? kept : translated).push_back(a.name);
+    const bool keep = hides_every_device(a, *pair) || conflicts.of_pair(*pair);
+    (keep ? kept : translated).insert(a.name);
   }
-  std::erase_if(kept, [&](const std::string& n) { return std::find(translated.begin(), translated.end(), n) != translated.end(); });
-  return kept;
+  std::vector<std::string> out;
+  std::set_difference(kept.begin(), kept.end(), translated.begin(), translated.end(), std::back_inserter(out));
+  return out;
 }
 
 bool keeps_cuda_name(const env::Assignment& a, const std::vector<std::string>& kept_names) {

@@ -2,6 +2,8 @@
 // Dockerfiles. Shared by `banjia env translate` and `banjia migrate` (for .sh files). Only pairs in
 // data/env/cuda.toml marked automatic are renamed; everything else is left byte for byte and reported.
 #pragma once
+#include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,15 +48,30 @@ bool hides_every_cuda_device(std::string_view value);
 // A CUDA value as the Ascend variable would spell it (the pair's value map: NCCL_DETERMINISTIC 1 -> true).
 std::string cuda_value_in_ascend_terms(const env::CudaPair& pair, std::string_view value);
 
-// The file's own file-wide setting of pair.ascend that a file-wide setting of pair.name (other than one
-// hiding every device) would contradict once renamed: their values differ. nullptr when none does.
-const env::Assignment* contradicted_ascend_setting(const env::ParsedEnvFile& parsed, const env::CudaPair& pair);
+// The contradictions of one file between CUDA settings and the file's own settings of their Ascend
+// counterparts, indexed once so that asking stays cheap on files with many assignments.
+class AscendConflicts {
+ public:
+  explicit AscendConflicts(const env::ParsedEnvFile& parsed);
+  // The file's first file-wide setting of pair.ascend that `cuda`, a file-wide setting of pair.name
+  // (other than one hiding every device), would contradict once renamed: their values differ.
+  const env::Assignment* contradicting(const env::Assignment& cuda, const env::CudaPair& pair) const;
+  // The same for the first setting of pair.name that contradicts one; nullptr when none does.
+  const env::Assignment* of_pair(const env::CudaPair& pair) const;
+
+ private:
+  // Per Ascend name: its file-wide settings, the first of each distinct value, in file order.
+  std::map<std::string, std::vector<const env::Assignment*>, std::less<>> ascend_values_;
+  std::set<std::pair<std::string_view, std::string_view>> seen_values_;  // (name, value) already in ascend_values_
+  std::map<std::string, const env::Assignment*, std::less<>> by_cuda_name_;
+};
 
 // What translation leaves untranslated, for callers that check its result (the env_parse fuzz
 // harness): a name the file sets only to values that hide every device, or whose Ascend counterpart
-// the file sets to another value (contradicted_ascend_setting), keeps its CUDA spelling in all its
+// the file sets to another value (AscendConflicts), keeps its CUDA spelling in all its
 // assignments and $references; an assignment that hides every device keeps it too.
 std::vector<std::string> names_kept_untranslated(const env::ParsedEnvFile& parsed);
+std::vector<std::string> names_kept_untranslated(const env::ParsedEnvFile& parsed, const AscendConflicts& conflicts);
 bool keeps_cuda_name(const env::Assignment& a, const std::vector<std::string>& kept_names);
 
 // The Ascend variable torch_npu reads instead of a CUDA one (CUDA_VISIBLE_DEVICES ->
