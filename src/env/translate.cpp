@@ -20,9 +20,7 @@ using env::knowledge_base;
 // The Ascend variable of `pair` is a device list and `a` sets the CUDA one to a value that hides
 // every GPU (the force-CPU idiom): not a list of device IDs, so there is nothing to translate.
 const env::VarInfo* hides_every_device(const env::Assignment& a, const env::CudaPair& pair) {
-  const env::VarInfo* var = knowledge_base().var(pair.ascend);
-  if (!var || var->type != "device_list" || !a.has_value || a.unresolved) return nullptr;
-  return hides_every_cuda_device(a.value) ? var : nullptr;
+  return a.has_value && !a.unresolved ? ascend_list_hidden_by(pair, a.value) : nullptr;
 }
 
 bool file_wide(const env::Assignment& a) { return a.has_value && !a.scoped; }
@@ -165,7 +163,7 @@ class Translator {
     note(a.name_begin, "env-cuda-name", Severity::warning,
          fmt::format("{}=\"{}\" hides every GPU so that the program runs on the CPU; {} takes only a comma list of "
                      "ascending device IDs, so this was not translated", a.name, a.value, pair.ascend),
-         "to run on the CPU on an Ascend machine, select the CPU device in the program (device='cpu')", var.source);
+         std::string(kForceCpuAdvice), var.source);
   }
 
   // The file sets the Ascend variable itself to another value: renamed, this assignment would
@@ -357,6 +355,11 @@ bool keeps_cuda_name(const env::Assignment& a, const std::vector<std::string>& k
   if (!pair || !pair->automatic) return false;
   if (hides_every_device(a, *pair)) return true;
   return std::find(kept_names.begin(), kept_names.end(), a.name) != kept_names.end();
+}
+
+const env::VarInfo* ascend_list_hidden_by(const env::CudaPair& pair, std::string_view value) {
+  const env::VarInfo* var = knowledge_base().var(pair.ascend);
+  return var && var->type == "device_list" && hides_every_cuda_device(value) ? var : nullptr;
 }
 
 bool hides_every_cuda_device(std::string_view value) {

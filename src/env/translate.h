@@ -45,6 +45,14 @@ std::string translate_env_file(std::string_view text, env::EnvFileKind kind, std
 // translated: the Ascend device list takes only IDs (see translate_env_file).
 bool hides_every_cuda_device(std::string_view value);
 
+// The Ascend variable of `pair` when it is a device list and `value`, set on the CUDA one, hides every
+// GPU (hides_every_cuda_device): the value has no Ascend spelling. nullptr otherwise. Translate and
+// check both decide with this, so that check never offers a rename translate would not make.
+const env::VarInfo* ascend_list_hidden_by(const env::CudaPair& pair, std::string_view value);
+// What to do instead, for the findings about such a value.
+inline constexpr std::string_view kForceCpuAdvice =
+    "to run on the CPU on an Ascend machine, select the CPU device in the program (device='cpu')";
+
 // A CUDA value as the Ascend variable would spell it (the pair's value map: NCCL_DETERMINISTIC 1 -> true).
 std::string cuda_value_in_ascend_terms(const env::CudaPair& pair, std::string_view value);
 

@@ -95,14 +95,12 @@ bool check_known_name(std::string_view name, const Site& site, std::vector<Findi
   const auto& kb = knowledge_base();
   *var = nullptr;
   if (const CudaPair* c = kb.cuda_pair(name)) {
-    const VarInfo* ascend = kb.var(c->ascend);
-    if (value && ascend && ascend->type == "device_list" && hides_every_cuda_device(*value)) {
+    if (const VarInfo* ascend = value ? ascend_list_hidden_by(*c, *value) : nullptr) {
       out.push_back(make_finding(site, "env-cuda-name", Severity::warning,
                                  fmt::format("{}=\"{}\" hides every GPU so that the program runs on the CPU; {} takes "
                                              "only a comma list of ascending device IDs, so there is no Ascend "
                                              "spelling of this value", name, *value, c->ascend),
-                                 "to run on the CPU on an Ascend machine, select the CPU device in the program "
-                                 "(device='cpu')", ascend->source, FixKind::manual));
+                                 std::string(kForceCpuAdvice), ascend->source, FixKind::manual));
       return true;
     }
     std::string suggestion = c->automatic ? fmt::format("rename to {} (banjia env translate does this)", c->ascend)
