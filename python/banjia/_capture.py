@@ -13,6 +13,12 @@ output gradients, grad.<parameter> for parameter gradients. Floating tensors are
 
 "stats" mode computes max/min/mean/L2 norm/nan/inf counts with torch ops on the tensor's own device
 and copies only those numbers to the host, once, when the block ends.
+
+For compare's noise model the index also records what sets the precision of the run (threads,
+torch.get_float32_matmul_precision(), the TF32/HF32 flags of the device) and, per forward entry, the
+autocast dtype the module ran under, the reduction length of its math where the module type gives it
+("reduce") and, for BatchNorm, whether it used batch statistics ("training"). The index is strict
+JSON: a non-finite statistic is null and "nonfinite" names its value.
 """
 from __future__ import annotations
 
@@ -98,6 +104,71 @@ def _device_stats(t: torch.Tensor) -> list[torch.Tensor] | None:
     return parts
 
 
+def _reduction(mod: torch.nn.Module, output: torch.Tensor) -> int | None:
+    """How many products or values one output element sums over, for the module types that say."""
+    import torch.nn as nn
+
+    if isinstance(mod, nn.Linear):
+        return mod.in_features
+    if isinstance(mod, nn.modules.conv._ConvNd):
+        return (mod.in_channels // mod.groups) * math.prod(mod.kernel_size)
+    norms = tuple(t for t in (nn.LayerNorm, getattr(nn, "RMSNorm", None)) if isinstance(t, type))
+    if isinstance(mod, norms):
+        shape = getattr(mod, "normalized_shape", ())
+        return int(math.prod(shape)) if shape else None
+    if isinstance(mod, nn.modules.batchnorm._BatchNorm) and output.dim() >= 2 and output.shape[1] > 0:
+        return int(output.numel() // output.shape[1]) if mod.training else 1
+    if isinstance(mod, nn.GroupNorm) and output.dim() >= 2 and output.shape[0] > 0:
+        return int(output.numel() // (output.shape[0] * mod.num_groups))
+    if isinstance(mod, nn.MultiheadAttention):
+        return int(mod.embed_dim)
+    return None
+
+
+def _autocast_dtype(device_type: str) -> str | None:
+    import torch
+
+    try:
+        if torch.is_autocast_enabled(device_type):
+            return _dtype_name(torch.get_autocast_dtype(device_type))
+    except (RuntimeError, TypeError):  # a device type autocast does not know
+        return None
+    return None
+
+
+def _precision_settings() -> dict[str, Any]:
+    """What decides the precision of float32 math in this process, as flat metadata."""
+    import torch
+
+    out: dict[str, Any] = {"threads": torch.get_num_threads(),
+                           "float32_matmul_precision": torch.get_float32_matmul_precision()}
+    if torch.cuda.is_available():
+        out["cuda_matmul_allow_tf32"] = bool(torch.backends.cuda.matmul.allow_tf32)
+        out["cudnn_allow_tf32"] = bool(torch.backends.cudnn.allow_tf32)
+    npu = getattr(torch, "npu", None)
+    for flag, section in (("npu_matmul_allow_hf32", "matmul"), ("npu_conv_allow_hf32", "conv")):
+        value = getattr(getattr(npu, section, None), "allow_hf32", None)
+        if isinstance(value, bool):
+            out[flag] = value
+    return out
+
+
+def _strict_stats(row: list[float]) -> dict[str, Any]:
+    mx, mn, mean, norm, nan, inf = row
+    stats: dict[str, Any] = {}
+    flagged: dict[str, str] = {}
+    for name, v in (("max", mx), ("min", mn), ("mean", mean), ("norm", norm)):
+        if math.isfinite(v):
+            stats[name] = v
+        else:
+            stats[name] = None
+            flagged[name] = "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+    stats["nan"], stats["inf"] = int(nan), int(inf)
+    if flagged:
+        stats["nonfinite"] = flagged
+    return stats
+
+
 def _host_copy(t: torch.Tensor) -> numpy.ndarray[Any, Any]:
     """numpy array on the host: floating dtypes as float32 (float64 kept), others as they are."""
     import torch
@@ -133,9 +204,12 @@ class capture:
         self._calls: dict[str, int] = {}
 
     # -- recording -------------------------------------------------------------------------------
-    def _record(self, key: str, name: str, module_type: str, call: int, kind: str, tensor: torch.Tensor) -> None:
+    def _record(self, key: str, name: str, module_type: str, call: int, kind: str, tensor: torch.Tensor,
+                extra: Entry | None = None) -> None:
         entry = {"key": key, "module": name, "type": module_type, "call": call, "kind": kind,
                  "dtype": _dtype_name(tensor.dtype), "shape": list(tensor.shape)}
+        if extra:
+            entry.update(extra)
         self._entries.append(entry)
         self._stats.append(_device_stats(tensor))
         if self.mode == "tensors":
@@ -158,13 +232,28 @@ class capture:
                 for suffix, t in _flatten(tuple(args), ".input"):
                     self._record(base + suffix, name, type(mod).__name__, call, "forward.input", t)
             for suffix, t in _flatten(output, ".output"):
-                self._record(base + suffix, name, type(mod).__name__, call, "forward.output", t)
+                self._record(base + suffix, name, type(mod).__name__, call, "forward.output", t,
+                             self._forward_facts(mod, t))
                 if self.grads and t.requires_grad:
                     # A tensor hook instead of register_full_backward_hook: it does not wrap the
                     # output, so in-place ops that follow (ReLU(inplace=True)) keep working.
                     # (Tensor.register_hook carries no annotations in torch's stubs)
                     cast(Any, t).register_hook(self._grad_hook(label, name, type(mod).__name__, call, suffix))
         return hook
+
+    def _forward_facts(self, mod: torch.nn.Module, t: torch.Tensor) -> Entry:
+        import torch.nn as nn
+
+        facts: Entry = {}
+        autocast = _autocast_dtype(t.device.type)
+        if autocast is not None:
+            facts["autocast"] = autocast
+        reduce = _reduction(mod, t)
+        if reduce is not None:
+            facts["reduce"] = reduce
+        if isinstance(mod, nn.modules.batchnorm._BatchNorm):
+            facts["training"] = bool(mod.training)
+        return facts
 
     def _grad_hook(self, label: str, name: str, module_type: str, call: int,
                    suffix: str) -> Callable[[torch.Tensor], None]:
@@ -219,8 +308,7 @@ class capture:
             if row is None:
                 entry["stats"] = None
                 continue
-            mx, mn, mean, norm, nan, inf = row
-            entry["stats"] = {"max": mx, "min": mn, "mean": mean, "norm": norm, "nan": int(nan), "inf": int(inf)}
+            entry["stats"] = _strict_stats(row)
         model_device = _device.device_of(self.model)
         first = next(iter(self.model.parameters()), None)
         index = {
@@ -230,6 +318,7 @@ class capture:
             "device": str(model_device),
             "dtype": _dtype_name(first.dtype) if first is not None else None,
             **_device.versions(),
+            **_precision_settings(),
             "seed": torch.initial_seed(),
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "entries": self._entries,
@@ -238,7 +327,7 @@ class capture:
             self._write_npz()
         # Compact JSON: Python's C encoder is used only without indentation (many entries per step).
         write_atomic(os.path.join(self.out_dir, "index.json"),
-                      json.dumps(index, separators=(",", ":")).encode("utf-8"))
+                      json.dumps(index, separators=(",", ":"), allow_nan=False).encode("utf-8"))
 
     def _write_npz(self) -> None:
         import numpy as np

@@ -72,11 +72,11 @@ void score_statistics(EntryResult& r) {
   if ((r.nonfinite_a > 0) != (r.nonfinite_b > 0)) {
     r.status = Status::kFail;
     r.message = "nan/inf on one side only.";
-  } else if (r.stats_diff.warning) {
-    r.status = Status::kWarn;
-    r.message = "Need double check api accuracy.";
   } else {
+    // msprobe's warning stays in msprobe_result and the message; the noise model decides the status.
+    if (r.stats_diff.warning) r.message = "Need double check api accuracy.";
     r.status = Status::kPass;
+    r.numeric = true;
   }
 }
 
@@ -122,8 +122,13 @@ void score_tensors(EntryResult& r, const NpyView& va, const NpyView& vb) {
   }
   if (r.dtype_a != r.dtype_b && !r.message.empty()) r.message += " ";
   if (r.dtype_a != r.dtype_b) r.message += "Dtype of NPU and bench Tensor do not match.";
-  r.status = r.msprobe_result == "No" ? Status::kFail : r.dtype_pass ? Status::kPass : Status::kWarn;
   r.metrics = m;
+  if (m.nonfinite_position_mismatches > 0) {
+    r.status = Status::kFail;
+    return;
+  }
+  r.status = Status::kPass;
+  r.numeric = true;
 }
 
 std::string original_dtype(const DumpEntry& e, const LoadedTensor& t, bool loaded) {
@@ -250,6 +255,7 @@ CompareResult compare_dumps(const Dump& a, const Dump& b, const CompareOptions& 
   match(a, b, out);
   parallel_for(out.entries.size(), worker_count(options.threads),
                [&](size_t i) { score_pair(a, b, out.entries[i]); });
+  apply_noise_model(a, b, out);
   localise(out);
   return out;
 }

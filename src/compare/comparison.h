@@ -6,6 +6,7 @@
 
 #include "compare/dump_model.h"
 #include "compare/metrics.h"
+#include "compare/noise_model.h"
 #include "compare/verdict.h"
 
 namespace banjia::compare {
@@ -31,6 +32,8 @@ struct EntryResult {
   bool dtype_pass = false;     // torch.testing-style: no element outside atol + rtol*|b|
   int64_t nonfinite_a = 0, nonfinite_b = 0;
   int64_t ref_beyond_fp16 = 0;  // floating-point reference values with |x| > 65504
+  bool numeric = false;         // scored by its numbers: the noise model decides its status
+  NoiseAssessment noise;
 };
 
 struct Located {
@@ -55,6 +58,9 @@ struct CompareResult {
   std::optional<size_t> first_divergence, first_nonfinite_a, first_nonfinite_b, first_ref_beyond_fp16;
   std::optional<ErrorJump> largest_jump;
   std::optional<ErrorGrowth> growth;
+  std::optional<size_t> suspect;        // first forward (else backward) entry beyond its floor by a clear factor
+  std::vector<size_t> gradient_ranking;  // parameter gradients beyond their floor, worst first
+  double clear_factor = 0;
   size_t count(Status s) const;
 };
 

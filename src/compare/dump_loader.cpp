@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <filesystem>
 #include <unordered_map>
 
@@ -49,6 +50,15 @@ DumpEntry npy_entry(const fs::path& file) {
 std::optional<double> stat_field(simdjson::dom::object stats, const char* name) {
   simdjson::dom::element v;
   if (stats[name].get(v) != simdjson::SUCCESS) return std::nullopt;
+  if (v.is_null()) {
+    // Strict JSON writes a non-finite statistic as null and names its value in "nonfinite".
+    std::string_view flagged;
+    if (stats["nonfinite"][name].get(flagged) != simdjson::SUCCESS) return std::nullopt;
+    if (flagged == "nan") return std::numeric_limits<double>::quiet_NaN();
+    if (flagged == "inf") return std::numeric_limits<double>::infinity();
+    if (flagged == "-inf") return -std::numeric_limits<double>::infinity();
+    return std::nullopt;
+  }
   return relaxed_number(v);
 }
 
@@ -94,6 +104,9 @@ void load_banjia(const fs::path& dir, Dump& dump) {
     text_field("module", e.module);
     text_field("type", e.type);
     text_field("dtype", e.dtype);
+    text_field("autocast", e.autocast);
+    if (int64_t k = 0; obj["reduce"].get(k) == simdjson::SUCCESS && k > 0) e.reduction = k;
+    if (bool t = false; obj["training"].get(t) == simdjson::SUCCESS) e.training = t;
     simdjson::dom::array shape;
     if (obj["shape"].get(shape) == simdjson::SUCCESS) {
       auto dims = shape_dimensions(shape);

@@ -29,6 +29,9 @@ struct DumpEntry {
   bool has_shape = false;
   SummaryStats stats;
   bool requires_grad_known = false, requires_grad = false;
+  int64_t reduction = 0;         // reduction length of the module's math ("reduce"), 0 when not recorded
+  std::string autocast;          // autocast dtype the module ran under ("autocast"), "" when none
+  std::optional<bool> training;  // module.training ("training"), when recorded
   DataKind data = DataKind::kNone;
   std::string data_path;  // file for kNpyFile/kPtFile/kMissingFile, data name for display
   size_t npz_member = 0;  // index into the archive's members for kNpzMember

@@ -182,7 +182,8 @@ void accumulate_checked(MetricAcc& s, double n, double b, const Tolerance& tol) 
     accumulate_one(s, 0.0, 0.0, tol);
     s.a_sum = keep.a_sum; s.b_sum = keep.b_sum;
     s.a_max = keep.a_max; s.a_min = keep.a_min; s.b_max = keep.b_max; s.b_min = keep.b_min;
-    s.mismatches = keep.mismatches + !(std::isinf(n) && n == b);  // torch.testing: only equal infs are close
+    // nan/inf in the same places on both sides are equal (torch.testing with equal_nan=True).
+    s.mismatches = keep.mismatches + (std::isinf(n) && n != b);
     return;
   }
   ++s.position_mismatch;

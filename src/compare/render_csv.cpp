@@ -35,7 +35,7 @@ const std::vector<std::string> kStatsCols = {"NPU max", "NPU min", "NPU mean", "
                                              "Bench max", "Bench min", "Bench mean", "Bench l2norm"};
 const std::vector<std::string> kOwn = {"Status", "RMSE", "MeanAbsErr", "RelL2Err", "AllcloseMismatchRatio",
                                        "Rtol", "Atol", "NPU nan", "NPU inf", "Bench nan", "Bench inf",
-                                       "Would overflow fp16", "Match"};
+                                       "Would overflow fp16", "Match", "Phase", "NoiseFloor", "NoiseRatio"};
 
 void stats_cells(std::vector<std::string>& c, const SummaryStats& s) {
   for (const auto* v : {&s.max, &s.min, &s.mean, &s.norm}) c.push_back(num(*v));
@@ -96,6 +96,9 @@ std::string render_csv(const CompareResult& r) {
       c.push_back(v < 0 ? "N/A" : std::to_string(v));
     c.push_back(std::to_string(e.ref_beyond_fp16));
     c.push_back(e.fuzzy ? "name_shape" : "key");
+    c.push_back(std::string(phase_name(e.noise.phase)));
+    c.push_back(e.noise.assessed ? num(e.noise.floor) : "N/A");
+    c.push_back(e.noise.assessed ? num(e.noise.ratio) : "N/A");
     row(out, c);
   }
   auto unmatched = [&](const DumpEntry& e, bool npu_side) {

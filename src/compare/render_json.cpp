@@ -13,11 +13,40 @@ void shape(JsonWriter& w, const char* key, const std::vector<int64_t>& s) {
   w.end_array();
 }
 
+// JSON has no nan or infinity: a non-finite statistic is null, and "nonfinite" names its value.
 void stats(JsonWriter& w, const char* key, const SummaryStats& s) {
   w.key(key).begin_object();
   w.field("max", s.max).field("min", s.min).field("mean", s.mean).field("norm", s.norm);
   w.field("nan", s.nan_count).field("inf", s.inf_count);
+  bool any = false;
+  for (auto [name, v] : {std::pair{"max", &s.max}, {"min", &s.min}, {"mean", &s.mean}, {"norm", &s.norm}}) {
+    if (!*v || std::isfinite(**v)) continue;
+    if (!any) w.key("nonfinite").begin_object();
+    any = true;
+    w.field(name, std::isnan(**v) ? "nan" : **v > 0 ? "inf" : "-inf");
+  }
+  if (any) w.end_object();
   w.end_object();
+}
+
+void noise(JsonWriter& w, const NoiseAssessment& n) {
+  w.field("phase", phase_name(n.phase));
+  if (!n.assessed) {
+    w.key("noise").null();
+    return;
+  }
+  w.key("noise").begin_object().field("error", n.error).field("floor", n.floor).field("ratio", n.ratio);
+  w.field("ratio_infinite", std::isinf(n.ratio)).field("local_floor", n.local_floor);
+  w.field("input_error", n.input_error).field("unit_roundoff", n.unit_roundoff);
+  w.field("reduction", n.reduction).field("near_zero", n.near_zero).field("ill_conditioned", n.ill_conditioned);
+  w.end_object();
+}
+
+void noise_ref(JsonWriter& w, const CompareResult& r, size_t i) {
+  const EntryResult& e = r.entries[i];
+  w.begin_object().field("key", e.a->key).field("module", display_module(*e.a)).field("phase", phase_name(e.noise.phase));
+  w.field("status", status_name(e.status)).field("error", e.noise.error).field("floor", e.noise.floor);
+  w.field("ratio", e.noise.ratio).field("input_error", e.noise.input_error).end_object();
 }
 
 void entry_ref(JsonWriter& w, const DumpEntry& e) {
@@ -93,6 +122,8 @@ std::string render_json(const Dump& a, const Dump& b, const CompareResult& r) {
     w.field("msprobe_result", e.msprobe_result);
     if (e.mode == "tensor") w.field("dtype_verdict", e.metrics ? (e.dtype_pass ? "pass" : "fail") : "");
     w.field("would_overflow_fp16", static_cast<int64_t>(e.ref_beyond_fp16));
+    if (e.metrics) w.field("nonfinite_positions_match", e.metrics->nonfinite_position_mismatches == 0);
+    noise(w, e.noise);
     stats(w, "stats_a", e.stats_a);
     stats(w, "stats_b", e.stats_b);
     w.key("stats_rel_err").begin_object();
@@ -108,6 +139,13 @@ std::string render_json(const Dump& a, const Dump& b, const CompareResult& r) {
   w.end_array().key("b").begin_array();
   for (const DumpEntry* e : r.unmatched_b) entry_ref(w, *e);
   w.end_array().end_object();
+  w.key("suspect");
+  if (r.suspect) noise_ref(w, r, *r.suspect);
+  else w.null();
+  w.key("gradient_ranking").begin_array();
+  for (size_t i : r.gradient_ranking) noise_ref(w, r, i);
+  w.end_array();
+  w.field("clear_factor", r.clear_factor);
   w.key("first_divergence");
   located(w, r, r.first_divergence, true);
   w.key("first_nonfinite").begin_object().key("a");

@@ -12,10 +12,11 @@ namespace {
 
 std::string g(double v) { return std::isnan(v) ? "nan" : fmt::format("{:.4g}", v); }
 
-// Severity first (error, fail, warn, pass), then the scale-free error.
+// Severity first (error, fail, warn, pass), then how far beyond its noise floor.
 double badness(const EntryResult& e) {
   double rank = e.status == Status::kError ? 4 : e.status == Status::kFail ? 3 : e.status == Status::kWarn ? 2 : 1;
-  double err = e.metrics && std::isfinite(e.metrics->rel_l2_err) ? e.metrics->rel_l2_err : 0;
+  double err = e.noise.assessed && std::isfinite(e.noise.ratio) ? e.noise.ratio
+               : e.metrics && std::isfinite(e.metrics->rel_l2_err) ? e.metrics->rel_l2_err : 0;
   return rank * 1e6 + std::min(err, 1e5);
 }
 
@@ -38,6 +39,23 @@ std::string render_text(const Dump& a, const Dump& b, const CompareResult& r, si
     const EntryResult& e = r.entries[*i];
     return fmt::format("{} ({})", e.a->key, display_module(*e.a));
   };
+  if (r.suspect) {
+    const NoiseAssessment& n = r.entries[*r.suspect].noise;
+    out += fmt::format("suspect: {} [{}] error {} is {:.1f}x its noise floor {} (inputs' error {})\n",
+                       where(r.suspect), phase_name(n.phase), g(n.error), n.ratio, g(n.floor), g(n.input_error));
+  } else {
+    out += fmt::format("suspect: none (no module's error exceeds its noise floor by more than {:g}x)\n",
+                       r.clear_factor);
+  }
+  if (!r.gradient_ranking.empty()) {
+    out += "parameter gradients beyond their noise floor:";
+    for (size_t k = 0; k < std::min<size_t>(3, r.gradient_ranking.size()); ++k) {
+      const EntryResult& e = r.entries[r.gradient_ranking[k]];
+      out += fmt::format(" {} {:.1f}x;", e.a->key, e.noise.ratio);
+    }
+    if (r.gradient_ranking.size() > 3) out += fmt::format(" {} more", r.gradient_ranking.size() - 3);
+    out += "\n";
+  }
   if (r.first_divergence) {
     const EntryResult& e = r.entries[*r.first_divergence];
     out += fmt::format("first divergence: {} [{}] {}\n", where(r.first_divergence),

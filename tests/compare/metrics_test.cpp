@@ -80,7 +80,7 @@ TEST(Metrics, NonFiniteAtSamePositionsAreZeroedElsewhereMismatch) {
   EXPECT_EQ(m.a.nan, 1);
   EXPECT_EQ(m.a.inf, 1);
   EXPECT_DOUBLE_EQ(m.max_abs_err, 0);
-  EXPECT_EQ(m.allclose_mismatches, 1);  // NaN vs NaN is not close (equal_nan=False); equal infs are
+  EXPECT_EQ(m.allclose_mismatches, 0);  // nan and inf in the same places are equal (equal_nan=True)
   EXPECT_EQ(msprobe_accuracy(m), "Yes");
   std::vector<double> c = {1, 2, inf, 2};
   PairMetrics m2 = compute_metrics(view(c), view(b), Tolerance{});
