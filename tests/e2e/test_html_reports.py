@@ -189,6 +189,7 @@ def test_bar_and_line_chart_ticks_are_round(run, fixtures, tmp_path):
     root = parse(page.read_text(encoding="utf-8"))
     trace_root = trace_page(run, tmp_path, "summary", fixtures / H200 / "traces" / "resnet50_fp32.json.gz")
     svgs = list(root.iter("svg")) + list(trace_root.iter("svg"))
+    checked = 0
     for svg in svgs:
         for cls in ("x-tick", "y-tick"):
             ticks = [float(t) for t in svg_texts(svg, cls)]
@@ -198,6 +199,8 @@ def test_bar_and_line_chart_ticks_are_round(run, fixtures, tmp_path):
             assert all(math.isclose(s, steps[0], rel_tol=1e-6) for s in steps), (cls, ticks)
             assert is_one_two_five(steps[0]), (cls, ticks)
             assert all(abs(t / steps[0] - round(t / steps[0])) < 1e-6 for t in ticks), (cls, ticks)
+            checked += 1
+    assert checked >= 4, f"{checked} axes with ticks in {len(svgs)} charts"
     assert_fluid(root)
 
 
