@@ -36,8 +36,8 @@ PACKAGES=(
   "clang-$CLANG" "libclang-rt-$CLANG-dev"
   # a Python 3 for CMake's version test; the test suites' Python is .venv (scripts/setup-venv.sh)
   python3
-  # HTML report rendering tests
-  chromium
+  # HTML report rendering tests; a CJK font so Chinese text in reports renders (Debian 12 and 13)
+  chromium fonts-wqy-microhei
 )
 
 missing=()

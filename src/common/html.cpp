@@ -5,27 +5,22 @@
 
 #include <fmt/format.h>
 
+#include "common/svg_chart_parts.h"
+
 namespace banjia::html {
 
 namespace {
-const char* kPalette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f"};
-const char* color(size_t i) { return kPalette[i % (sizeof kPalette / sizeof kPalette[0])]; }
-
-std::string legend(const std::vector<std::string>& names, double x, double y) {
-  std::string out;
-  for (size_t i = 0; i < names.size(); ++i) {
-    double lx = x + static_cast<double>(i) * 150;
-    out += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="10" height="10" fill="{}"/>)", lx, y, color(i));
-    out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="11">{}</text>)", lx + 14, y + 9, escape(names[i]));
-  }
-  return out;
-}
-
-std::string format_tick(double v) {
+// A measured value (not a tick): four significant digits, whole numbers from 10^4, scientific below 10^-3.
+std::string format_value(double v) {
   if (v == 0) return "0";
   double a = std::fabs(v);
-  if (a >= 1e4 || a < 1e-2) return fmt::format("{:.1e}", v);
+  if (a >= 1e4) return fmt::format("{:.0f}", v);
+  if (a < 1e-3) return format_round(std::stod(fmt::format("{:.3e}", v)));
   return fmt::format("{:.4g}", v);
+}
+
+std::string cell(std::string_view tag, std::string_view text, Align align) {
+  return fmt::format("<{0}{1}>{2}</{0}>", tag, align == Align::kNumber ? " class=\"num\"" : "", escape(text));
 }
 }  // namespace
 
@@ -49,10 +44,13 @@ std::string page(std::string_view title, std::string_view body_html) {
   return fmt::format(R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{0}</title>
 <style>
-body{{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}}
-table{{border-collapse:collapse;margin:12px 0}} td,th{{border:1px solid #ccc;padding:3px 8px;font-size:13px}}
-th{{background:#f3f3f3}} td{{text-align:right}} td:first-child{{text-align:left}}
-svg{{display:block;margin:12px 0;background:#fff}} .bad{{color:#c00}} .good{{color:#070}}
+body{{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,"Noto Sans CJK SC","Source Han Sans SC","PingFang SC","Hiragino Sans GB","Microsoft YaHei","WenQuanYi Micro Hei","WenQuanYi Zen Hei",sans-serif;margin:24px;color:#222;max-width:1200px}}
+table{{border-collapse:collapse;margin:12px 0}} td,th{{border:1px solid #ccc;padding:3px 8px;font-size:13px;text-align:left;vertical-align:top}}
+th{{background:#f3f3f3}} .num{{text-align:right;font-variant-numeric:tabular-nums}}
+svg{{display:block;margin:12px 0;background:#fff;width:100%;height:auto}} .bad{{color:#c00}} .good{{color:#070}}
+tr.status-pass{{color:#1a7f37}} tr.status-warn{{color:#9a6700;background:#fff8c5}}
+tr.status-fail{{color:#c00;background:#ffebe9}} tr.status-error{{color:#8250df;background:#fbefff}}
+tr.status-skipped{{color:#777}}
 </style></head><body>
 <h1>{0}</h1>
 {1}
@@ -63,20 +61,30 @@ svg{{display:block;margin:12px 0;background:#fff}} .bad{{color:#c00}} .good{{col
 }
 
 std::string table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
+  std::vector<Column> columns;
+  for (size_t i = 0; i < header.size(); ++i) columns.push_back({header[i], i == 0 ? Align::kText : Align::kNumber});
+  std::vector<Row> plain;
+  for (const auto& r : rows) plain.push_back({r, ""});
+  return table(columns, plain);
+}
+
+std::string table(const std::vector<Column>& columns, const std::vector<Row>& rows) {
   std::string out = "<table><tr>";
-  for (const auto& h : header) out += "<th>" + escape(h) + "</th>";
+  for (const auto& c : columns) out += cell("th", c.header, c.align);
   out += "</tr>\n";
   for (const auto& r : rows) {
-    out += "<tr>";
-    for (const auto& c : r) out += "<td>" + escape(c) + "</td>";
+    out += r.css_class.empty() ? "<tr>" : "<tr class=\"" + escape(r.css_class) + "\">";
+    for (size_t i = 0; i < r.cells.size(); ++i)
+      out += cell("td", r.cells[i], i < columns.size() ? columns[i].align : Align::kText);
     out += "</tr>\n";
   }
   return out + "</table>\n";
 }
 
 std::string svg_bar_chart(const BarChart& c) {
-  const double label_w = 220, plot_w = 600, row_h = 22, top = 40;
-  size_t nseries = std::max<size_t>(1, c.series.size());
+  const double label_w = 220, plot_w = 560, value_w = 120, row_h = 22, width = label_w + plot_w + value_w;
+  const size_t nseries = std::max<size_t>(1, c.series.size());
+  const std::string unit = c.unit.empty() ? "" : " " + c.unit;
   double max_v = 0;
   for (const auto& b : c.bars) {
     double total = 0;
@@ -86,102 +94,57 @@ std::string svg_bar_chart(const BarChart& c) {
     }
     max_v = std::max(max_v, total);
   }
-  if (max_v <= 0) max_v = 1;
-  double bar_block = c.stacked ? row_h : row_h * static_cast<double>(nseries) * 0.6 + 6;
-  double height = top + bar_block * static_cast<double>(c.bars.size()) + 40;
-  double width = label_w + plot_w + 120;
-  std::string out = fmt::format(
-      R"(<svg xmlns="http://www.w3.org/2000/svg" width="{:.0f}" height="{:.0f}" role="img" aria-label="{}">)", width,
-      height, escape(c.title));
+  const Axis axis = nice_linear_axis(0, max_v > 0 ? max_v : 1, 6);
+  auto bar_w = [&](double v) { return v / axis.hi * plot_w; };
+  Legend key = legend(c.series, label_w, 24, width - 10);
+  const double top = 24 + key.height + 8;
+  const double bar_block = c.stacked ? row_h : row_h * static_cast<double>(nseries) * 0.6 + 6;
+  const double axis_y = top + bar_block * static_cast<double>(c.bars.size());
+  const double height = axis_y + (c.unit.empty() ? 24 : 40);
+  std::string out = svg_open(width, height, c.title);
   out += fmt::format(R"(<text x="4" y="16" font-size="14" font-weight="bold">{}</text>)", escape(c.title));
-  out += legend(c.series, label_w, 24);
+  out += key.svg;
+  for (const auto& t : axis.ticks) {
+    double x = label_w + bar_w(t.value);
+    out += fmt::format(R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="#eee"/>)", x, top, axis_y);
+    out += fmt::format(R"(<text class="x-tick" x="{:.1f}" y="{:.1f}" font-size="10" text-anchor="middle">{}</text>)", x,
+                       axis_y + 14, escape(t.label));
+  }
+  if (!c.unit.empty())
+    out += fmt::format(R"(<text class="x-label" x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="middle">{}</text>)",
+                       label_w + plot_w / 2, axis_y + 32, escape(c.unit));
   double y = top;
   for (const auto& b : c.bars) {
-    out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="end">{}</text>)", label_w - 6,
-                       y + 13, escape(b.label.size() > 40 ? b.label.substr(0, 37) + "..." : b.label));
+    out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="end"><title>{}</title>{}</text>)",
+                       label_w - 6, y + 13, escape(b.label), escape(fit_text(b.label, 11, label_w - 12)));
     double x = label_w;
     double total = 0;
     for (size_t i = 0; i < b.values.size(); ++i) {
       double v = b.values[i];
       if (!std::isfinite(v) || v < 0) v = 0;
-      double w = v / max_v * plot_w;
+      const std::string name = escape(i < c.series.size() ? c.series[i] : "");
       if (c.stacked) {
-        out += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="{}"><title>{}: {} {}</title></rect>)",
-                           x, y + 2, w, row_h - 6, color(i), escape(i < c.series.size() ? c.series[i] : ""),
-                           format_tick(v), escape(c.unit));
-        x += w;
+        out += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="{}"><title>{}: {}{}</title></rect>)",
+                           x, y + 2, bar_w(v), row_h - 6, series_color(i), name, format_value(v), escape(unit));
+        x += bar_w(v);
         total += v;
       } else {
         double h = row_h * 0.6 - 2;
         double yy = y + static_cast<double>(i) * row_h * 0.6;
-        out += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="{}"><title>{}: {} {}</title></rect>)",
-                           label_w, yy + 2, w, h, color(i), escape(i < c.series.size() ? c.series[i] : ""),
-                           format_tick(v), escape(c.unit));
-        out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="10">{}</text>)", label_w + w + 4, yy + h,
-                           format_tick(v));
+        out += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="{}"><title>{}: {}{}</title></rect>)",
+                           label_w, yy + 2, bar_w(v), h, series_color(i), name, format_value(v), escape(unit));
+        out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="10">{}{}</text>)", label_w + bar_w(v) + 4, yy + h,
+                           format_value(v), escape(unit));
       }
     }
     if (c.stacked)
-      out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="10">{} {}</text>)", x + 4, y + 13,
-                         format_tick(total), escape(c.unit));
+      out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="10">{}{}</text>)", x + 4, y + 13, format_value(total),
+                         escape(unit));
     y += bar_block;
   }
-  out += fmt::format(R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="#999"/>)", label_w, top, y);
-  out += "</svg>\n";
-  return out;
-}
-
-std::string svg_line_chart(const LineChart& c) {
-  const double left = 70, right = 20, top = 40, plot_w = 760, plot_h = 280;
-  double lo = INFINITY, hi = -INFINITY;
-  size_t n = 0;
-  auto tr = [&](double v) { return c.log_y ? std::log10(v) : v; };
-  for (const auto& s : c.series) {
-    n = std::max(n, s.y.size());
-    for (double v : s.y) {
-      if (!std::isfinite(v) || (c.log_y && v <= 0)) continue;
-      lo = std::min(lo, tr(v));
-      hi = std::max(hi, tr(v));
-    }
-  }
-  if (!std::isfinite(lo)) { lo = 0; hi = 1; }
-  if (hi - lo < 1e-12) { hi = lo + 1; }
-  double width = left + plot_w + right, height = top + plot_h + 50;
-  auto px = [&](size_t i) { return left + (n <= 1 ? 0.0 : static_cast<double>(i) / static_cast<double>(n - 1) * plot_w); };
-  auto py = [&](double v) { return top + plot_h - (tr(v) - lo) / (hi - lo) * plot_h; };
-  std::string out = fmt::format(
-      R"(<svg xmlns="http://www.w3.org/2000/svg" width="{:.0f}" height="{:.0f}" role="img" aria-label="{}">)", width,
-      height, escape(c.title));
-  out += fmt::format(R"(<text x="4" y="16" font-size="14" font-weight="bold">{}</text>)", escape(c.title));
-  std::vector<std::string> names;
-  for (const auto& s : c.series) names.push_back(s.name);
-  out += legend(names, left, 24);
-  out += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="none" stroke="#bbb"/>)", left,
-                     top, plot_w, plot_h);
-  for (int t = 0; t <= 4; ++t) {
-    double tv = lo + (hi - lo) * t / 4.0;
-    double yy = top + plot_h - plot_h * t / 4.0;
-    double label = c.log_y ? std::pow(10.0, tv) : tv;
-    out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="10" text-anchor="end">{}</text>)", left - 4, yy + 3,
-                       format_tick(label));
-  }
-  out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="middle">{}</text>)", left + plot_w / 2,
-                     top + plot_h + 30, escape(c.x_label));
-  out += fmt::format(R"svg(<text x="12" y="{:.1f}" font-size="11" transform="rotate(-90 12 {:.1f})" text-anchor="middle">{}</text>)svg",
-                     top + plot_h / 2, top + plot_h / 2, escape(c.y_label));
-  for (size_t si = 0; si < c.series.size(); ++si) {
-    std::string d;
-    bool pen_up = true;
-    const auto& s = c.series[si];
-    for (size_t i = 0; i < s.y.size(); ++i) {
-      double v = s.y[i];
-      if (!std::isfinite(v) || (c.log_y && v <= 0)) { pen_up = true; continue; }
-      d += fmt::format("{}{:.1f},{:.1f} ", pen_up ? "M" : "L", px(i), py(v));
-      pen_up = false;
-    }
-    if (!d.empty())
-      out += fmt::format(R"(<path d="{}" fill="none" stroke="{}" stroke-width="1.5"/>)", d, color(si));
-  }
+  out += fmt::format(R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="#999"/>)", label_w, top, axis_y);
+  out += fmt::format(R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{2:.1f}" y2="{1:.1f}" stroke="#999"/>)", label_w, axis_y,
+                     label_w + plot_w);
   out += "</svg>\n";
   return out;
 }

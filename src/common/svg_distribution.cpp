@@ -6,13 +6,9 @@
 #include <fmt/format.h>
 
 #include "common/html.h"
+#include "common/svg_chart_parts.h"
 
 namespace banjia::html {
-
-namespace {
-const char* kColors[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f"};
-
-}  // namespace
 
 std::string svg_distribution_chart(const DistributionChart& c) {
   const double left = 200, plot_w = 640, row_h = 46, top = 36;
@@ -31,32 +27,31 @@ std::string svg_distribution_chart(const DistributionChart& c) {
   }
   if (!std::isfinite(lo)) { lo = 0; hi = 1; }
   if (hi - lo < 1e-12) { lo -= 0.5; hi += 0.5; }
-  const double pad = (hi - lo) * 0.05;
-  lo -= pad;
-  hi += pad;
+  const double pad = (hi - lo) * 0.02;  // keeps the extreme dots off the frame
+  const Axis axis = nice_linear_axis(lo - pad, hi + pad, 6);
+  lo = axis.lo;
+  hi = axis.hi;
   auto px = [&](double v) { return left + (v - lo) / (hi - lo) * plot_w; };
   const double height = top + row_h * static_cast<double>(c.series.size()) + 44;
-  std::string out = fmt::format(
-      R"(<svg xmlns="http://www.w3.org/2000/svg" width="{:.0f}" height="{:.0f}" role="img" aria-label="{}">)",
-      left + plot_w + 30, height, escape(c.title));
+  std::string out = svg_open(left + plot_w + 30, height, c.title);
   out += fmt::format(R"(<text x="4" y="16" font-size="14" font-weight="bold">{}</text>)", escape(c.title));
   const double axis_y = top + row_h * static_cast<double>(c.series.size());
   out += fmt::format(R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{2:.1f}" y2="{1:.1f}" stroke="#999"/>)", left, axis_y,
                      left + plot_w);
-  for (int t = 0; t <= 5; ++t) {
-    double v = lo + (hi - lo) * t / 5.0;
-    out += fmt::format(R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="#eee"/>)", px(v), top, axis_y);
-    out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="10" text-anchor="middle">{:.4g}</text>)", px(v),
-                       axis_y + 14, v);
+  for (const auto& t : axis.ticks) {
+    out += fmt::format(R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="#eee"/>)", px(t.value), top,
+                       axis_y);
+    out += fmt::format(R"(<text class="x-tick" x="{:.1f}" y="{:.1f}" font-size="10" text-anchor="middle">{}</text>)",
+                       px(t.value), axis_y + 14, escape(t.label));
   }
-  out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="middle">{}</text>)", left + plot_w / 2,
+  out += fmt::format(R"(<text class="x-label" x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="middle">{}</text>)", left + plot_w / 2,
                      axis_y + 32, escape(c.unit));
   for (size_t i = 0; i < sorted.size(); ++i) {
     const auto& v = sorted[i];
     const double y = top + row_h * static_cast<double>(i), mid = y + row_h / 2;
-    const char* col = kColors[i % (sizeof kColors / sizeof kColors[0])];
-    out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="end">{}</text>)", left - 8, mid + 4,
-                       escape(c.series[i].name));
+    const char* col = series_color(i);
+    out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="11" text-anchor="end"><title>{}</title>{}</text>)",
+                       left - 8, mid + 4, escape(c.series[i].name), escape(fit_text(c.series[i].name, 11, left - 16)));
     if (v.empty()) continue;
     const auto& s = c.series[i];
     const double q1 = s.q1, med = s.median, q3 = s.q3, flo = s.fence_low, fhi = s.fence_high;

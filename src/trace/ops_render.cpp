@@ -130,12 +130,17 @@ std::string ops_html(const std::vector<OpsCoverage>& all, const ops::OpsDataSet&
       chart.bars.push_back({std::string(ops::status_name(s)), {100.0 * c.share(ns)}});
     }
     body += html::svg_bar_chart(chart);
-    std::vector<std::vector<std::string>> rows;
+    std::vector<html::Row> rows;
     for (auto& r : c.rows)
-      rows.push_back({r.name, std::string(ops::status_name(r.status)), std::to_string(r.calls),
-                      fmt::format("{:.3f}", static_cast<double>(r.self_ns) / 1e6), fmt::format("{:.2f}", 100.0 * c.share(r.self_ns)),
-                      joined(r.dtypes, ", "), note_of(r)});
-    body += html::table({"op", "status", "calls", "self ms", "share %", "dtypes", "note"}, rows);
+      rows.push_back({{r.name, std::string(ops::status_name(r.status)), std::to_string(r.calls),
+                       fmt::format("{:.3f}", static_cast<double>(r.self_ns) / 1e6), fmt::format("{:.2f}", 100.0 * c.share(r.self_ns)),
+                       joined(r.dtypes, ", "), note_of(r)},
+                      ""});
+    using html::Align;
+    body += html::table({{"op", Align::kText}, {"status", Align::kText}, {"calls (count)", Align::kNumber},
+                         {"self (ms)", Align::kNumber}, {"share (% of step time)", Align::kNumber},
+                         {"dtypes", Align::kText}, {"note", Align::kText}},
+                        rows);
   }
   return html::page("banjia trace ops", body);
 }
