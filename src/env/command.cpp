@@ -230,11 +230,15 @@ void register_env(CLI::App& app, int& exit_code) {
                                                "CANN version), python/torch/torch_npu versions and the environment");
   doctor->add_option("--timeout", doctor_opts->python_timeout_s, "Seconds allowed for the Python version probe")
       ->check(CLI::Range(0.1, 3600.0))->capture_default_str();
+  doctor->add_option("--python", doctor_opts->python,
+                     "Python interpreter to probe for python/torch/torch_npu versions (default: python3 on PATH)")
+      ->option_text("PATH");
   doctor_out->add_to(doctor, {"text", "json", "sarif"});
   doctor->footer(
       "Examples:\n"
       "  banjia env doctor\n"
       "  banjia env doctor -f json -o doctor.json\n"
+      "  banjia env doctor --python /opt/venv/bin/python   probe that interpreter's torch / torch_npu\n"
       "  source /usr/local/Ascend/ascend-toolkit/set_env.sh && banjia env doctor --fail-on warning");
   doctor->callback([=, &exit_code] {
     Report report = run_doctor(*doctor_opts);

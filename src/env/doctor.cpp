@@ -5,9 +5,13 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
+#include "common/errors.h"
 #include "env/checker.h"
+#include "env/doctor_compat.h"
 #include "env/subprocess.h"
 
 extern char** environ;
@@ -24,9 +28,38 @@ std::string getenv_str(const char* name) {
   return v ? v : "";
 }
 
-Finding doctor_finding(std::string_view rule, Severity sev, std::string message, std::string suggestion) {
-  const auto& r = knowledge_base().rule(rule);
-  return make_finding(Site{"(installation)", 0, 0}, rule, sev, std::move(message), std::move(suggestion), r.source);
+Finding doctor_finding(std::string_view rule, Severity sev, std::string message, std::string suggestion,
+                       std::string source = "") {
+  if (source.empty()) source = knowledge_base().rule(rule).source;
+  return make_finding(Site{"(installation)", 0, 0}, rule, sev, std::move(message), std::move(suggestion),
+                      std::move(source));
+}
+
+// The interpreter to probe: `requested` (a path, or a name without '/' looked up on PATH as a shell
+// would), else python3 or python on PATH ("" when there is none).
+std::string python_to_probe(const std::string& requested, const std::string& path) {
+  if (requested.empty()) {
+    std::string found = find_in_path("python3", path);
+    return found.empty() ? find_in_path("python", path) : found;
+  }
+  if (requested.find('/') == std::string::npos) {
+    std::string found = find_in_path(requested, path);
+    if (found.empty()) throw InputError(requested, "no such interpreter on PATH");
+    return found;
+  }
+  std::error_code ec;
+  if (!fs::exists(requested, ec)) throw InputError(requested, "does not exist");
+  if (fs::is_directory(requested, ec)) throw InputError(requested, "is a directory, not a Python interpreter");
+  if (::access(requested.c_str(), X_OK) != 0) throw InputError(requested, "is not executable");
+  return requested;
+}
+
+std::string compat_suggestion(const CompatCheck& c) {
+  if (c.status == CompatStatus::unknown)
+    return "compare by hand with Ascend/pytorch COMPATIBILITY.md, which may list newer releases";
+  if (c.what == "torch") return fmt::format("install torch {}, or the torch_npu release paired with torch {}", c.expected, release_part(c.found));
+  if (c.what == "cann") return fmt::format("install CANN {}, or the torch_npu release paired with CANN {}", c.expected, c.found);
+  return fmt::format("use one of Python {}", c.expected);
 }
 
 // The first ascend_*_install.info under `root` (sorted walk) and the value of its first version= line.
@@ -89,6 +122,9 @@ Report run_doctor(const DoctorOptions& options) {
   report.command = "env doctor";
   std::map<std::string, std::string> facts;
   auto& out = report.findings;
+  // Before anything else: a --python that names no interpreter is a usage error, not a finding.
+  std::string python = python_to_probe(options.python, getenv_str("PATH"));
+  std::map<std::string, std::string> probe;
 
   std::string home = getenv_str("ASCEND_HOME_PATH");
   facts["ascend_home_path"] = home;
@@ -130,17 +166,15 @@ Report run_doctor(const DoctorOptions& options) {
                                  fmt::format("ASCEND_OPP_PATH={} is not a directory; torch_npu raises at import", opp),
                                  kSetEnvHint));
 
-  std::string path = getenv_str("PATH");
-  std::string python = find_in_path("python3", path);
-  if (python.empty()) python = find_in_path("python", path);
   facts["python"] = python;
+  facts["python_resolved"] = python.empty() ? "" : fs::canonical(python, ec).string();
   if (python.empty()) {
     out.push_back(doctor_finding("env-doctor-python", Severity::warning,
                                  "no python3 or python on PATH; python, torch and torch_npu versions are unknown",
                                  "activate the Python environment that runs the model"));
   } else {
     auto r = run_with_timeout({python, "-c", kProbe}, options.python_timeout_s);
-    auto probe = parse_probe(r.output);
+    probe = parse_probe(r.output);
     for (const char* k : {"python", "torch", "torch_npu"}) facts[std::string(k) + "_version"] = probe[k];
     if (!r.started) {
       out.push_back(doctor_finding("env-doctor-python", Severity::warning, fmt::format("could not run {}", python),
@@ -157,10 +191,10 @@ Report run_doctor(const DoctorOptions& options) {
     } else {
       out.push_back(doctor_finding(
           "env-doctor-python", Severity::info,
-          fmt::format("{}: python {}, torch {}, torch_npu {}", python, probe["python"],
+          fmt::format("probed {} ({}): python {}, torch {}, torch_npu {}", python, facts["python_resolved"], probe["python"],
                       probe["torch"].empty() ? "not importable" : probe["torch"],
                       probe["torch_npu"].empty() ? "not importable" : probe["torch_npu"]),
-          "compare with the torch_npu / CANN version pairing of your release"));
+          "--python PATH probes another interpreter"));
       for (const char* k : {"torch", "torch_npu"})
         if (probe[k].empty())
           out.push_back(doctor_finding("env-doctor-python", Severity::warning,
@@ -169,15 +203,30 @@ Report run_doctor(const DoctorOptions& options) {
     }
   }
 
+  auto compat = check_compat(compat_table(), {probe["python"], probe["torch"], probe["torch_npu"], facts["cann_version"]});
+  for (const auto& c : compat)
+    out.push_back(doctor_finding("env-doctor-compat", c.status == CompatStatus::mismatch ? Severity::error : Severity::info,
+                                 fmt::format("{} {}: {}", c.what, to_string(c.status), c.message), compat_suggestion(c),
+                                 c.source));
+
   std::vector<std::string> entries;
   for (char** e = environ; e && *e; ++e) entries.emplace_back(*e);
   for (auto& f : check_environment(entries, Purpose::production)) out.push_back(std::move(f));
 
-  report.summary_json = [facts](JsonWriter& w) {
+  report.summary_json = [facts, compat](JsonWriter& w) {
     for (const auto& [k, v] : facts) w.field(k, v);
+    w.key("compatibility").begin_array();
+    for (const auto& c : compat)
+      w.begin_object().field("check", c.what).field("status", to_string(c.status)).field("found", c.found)
+          .field("expected", c.expected).field("source", c.source).field("message", c.message).end_object();
+    w.end_array();
   };
   std::string text = "Installation\n";
   for (const auto& [k, v] : facts) text += fmt::format("  {:<18} {}\n", k, v.empty() ? "-" : v);
+  text += "Compatibility (data/env/compat.toml)\n";
+  for (const auto& c : compat)
+    text += fmt::format("  {:<7} {:<9} {}{}\n", c.what, to_string(c.status), c.message,
+                        c.status == CompatStatus::mismatch ? fmt::format(" [{}]", c.source) : "");
   report.summary_text = text;
   return report;
 }
