@@ -78,15 +78,16 @@ std::string comparison_html(const Comparison& c) {
   html::BarChart steps;
   steps.title = "Per step: baseline vs target";
   steps.series = {"baseline", "target"};
-  steps.unit = "ms";
+  steps.unit = "ms/step";
   for (auto& r : c.metrics) steps.bars.push_back({r.name, {r.base_us / 1000, r.target_us / 1000}});
   html::BarChart ops;
-  ops.title = "Op types with the largest regression";
+  ops.title = "Op types with the largest regression (mean per step)";
   ops.series = {"baseline", "target"};
-  ops.unit = "ms";
+  ops.unit = "ms/step";
   for (size_t i = 0; i < c.ops.size() && i < 15; ++i)
     ops.bars.push_back({c.ops[i].name, {c.ops[i].base_us / 1000, c.ops[i].target_us / 1000}});
-  std::string body = "<p>baseline: " + html::escape(c.baseline) + "<br>target: " + html::escape(c.target) + "</p>";
+  std::string body = fmt::format("<p>baseline: {} ({} steps)<br>target: {} ({} steps)<br>every value is a mean per step</p>",
+                                 html::escape(c.baseline), c.baseline_steps, html::escape(c.target), c.target_steps);
   body += html::svg_bar_chart(steps) + html::svg_bar_chart(ops);
   return html::page("banjia trace compare", body);
 }
