@@ -67,7 +67,7 @@ Comparison compare_summaries(const Summary& base, const Summary& target,
   for (auto [name, f] : {std::pair{"step_wall_us", &Breakdown::wall_us}, std::pair{"compute_us", &Breakdown::compute_us},
                          std::pair{"comm_us", &Breakdown::comm_us}, std::pair{"memory_us", &Breakdown::memory_us},
                          std::pair{"idle_us", &Breakdown::idle_us}})
-    c.metrics.push_back(CompareRow{name, 1, 1, b.*f, t.*f});
+    c.metrics.push_back(CompareRow{name, 0, 0, b.*f, t.*f});  // step rows have times, no counts
   c.baseline_steps = steps_of(base);
   c.target_steps = steps_of(target);
   const double nb = static_cast<double>(c.baseline_steps), nt = static_cast<double>(c.target_steps);

@@ -20,8 +20,9 @@ struct CompareRow {
   std::optional<double> ratio() const {
     return base_us > 0 ? std::optional<double>(target_us / base_us) : std::nullopt;
   }
-  // Only in the target: absent (or zero) in the baseline and non-zero in the target.
-  bool is_new() const { return base_us == 0 && base_count == 0 && (target_us > 0 || target_count > 0); }
+  // Nothing in the baseline, something in the target: zero time against non-zero time, or (with no time
+  // on either side) no calls against some.
+  bool is_new() const { return base_us == 0 && (target_us > 0 || (base_count == 0 && target_count > 0)); }
 };
 
 struct Comparison {

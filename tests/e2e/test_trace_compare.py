@@ -109,6 +109,19 @@ def test_nothing_on_either_side_is_not_new(run, fixtures):
     comm_row = next(line for line in text.splitlines() if line.strip().startswith("comm_us"))
     assert comm_row.split()[-1] == "-"
     b, t = oracle.op_totals(oracle.load(base)), oracle.op_totals(oracle.load(target))
-    only_target = {n for n in t if n not in b and t[n][1] > 0}
     for o in c["ops"]:
-        assert o["new"] == (o["name"] in only_target)
+        (bn, bus), (tn, tus) = b.get(o["name"], (0, 0)), t.get(o["name"], (0, 0))
+        assert o["new"] == (bus == 0 and (tus > 0 or (bn == 0 and tn > 0)))
+
+
+def test_zero_baseline_against_non_zero_target_is_new(run, fixtures):
+    gpu, npu = fixtures / H200 / "resnet50_fp32.json.gz", fixtures / NPU_RANK0
+    kernels = [e for e in oracle.load(gpu) if e.get("cat") == "kernel"]
+    assert not [k for k in kernels if k["name"].lower().startswith("nccl")]  # the GPU run has no communication
+    comm_npu = sum(float(r["Communication(Not Overlapped)"]) for r in step_trace_rows(npu))
+    assert comm_npu > 0
+    c = compare(run, gpu, npu)
+    comm = {m["name"]: m for m in c["step"]}["comm_us"]
+    assert (comm["baseline_us"], comm["new"]) == (0, True)
+    comm_row = next(l for l in run("trace", "compare", gpu, npu).stdout.splitlines() if l.strip().startswith("comm_us"))
+    assert comm_row.split()[-1] == "new"
