@@ -86,7 +86,7 @@ void register_bench(CLI::App& app, int& exit_code) {
   cmd->add_option("--labels", opts->labels, "Column names, one per file (default: recorded label or file name)")
       ->option_text("A,B,...");
   cmd->add_option("--batch-size", opts->batch_size, "Samples per step for runs that do not record it (CSV)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(bench::kMinMagnitude, bench::kMaxMagnitude));
   cmd->add_option("--sample-unit", opts->sample_unit, "What a sample is, for the throughput row (e.g. images, tokens)");
   cmd->add_option("--seed", opts->seed, "Bootstrap seed (default from data/bench/policy.toml)")
       ->check(CLI::NonNegativeNumber);

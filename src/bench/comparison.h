@@ -27,8 +27,12 @@ struct MetricComparison {
   std::string metric;   // "step_time", "throughput", "peak_memory", "power", "energy_per_sample"
   Direction direction = Direction::lower_is_better;
   double ratio = 0;     // other / baseline
-  std::optional<double> ci_low, ci_high;  // absent when the metric is a single measurement
-  std::string verdict;  // "faster", "slower", "lower", "higher", "no significant difference", "same"
+  std::optional<double> ci_low, ci_high;  // absent when there is no interval (see no_ci_reason)
+  // "faster", "slower", "lower", "higher", "no significant difference", or "inconclusive" when there is
+  // no interval or a run behind the metric was flagged too short or too noisy to conclude.
+  std::string verdict;
+  std::string no_ci_reason;        // "1 reading", "no spread"; empty when there is an interval
+  std::string inconclusive_reason; // why the verdict is "inconclusive"; empty otherwise
 };
 
 struct Comparison {

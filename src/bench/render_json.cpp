@@ -25,6 +25,12 @@ void write_metric(JsonWriter& w, const MetricComparison& m, double confidence) {
   else w.key("confidence").null();
   w.field("better", std::string(m.direction == Direction::lower_is_better ? "lower" : "higher"));
   w.field("verdict", m.verdict);
+  auto text_or_null = [&](const char* key, const std::string& text) {
+    if (text.empty()) w.key(key).null();
+    else w.field(key, text);
+  };
+  text_or_null("no_ci_reason", m.no_ci_reason);
+  text_or_null("inconclusive_reason", m.inconclusive_reason);
   w.end_object();
 }
 

@@ -24,8 +24,9 @@ std::string ratio_cell(const Comparison& c, size_t run, std::string_view metric)
   if (run == 0) return "baseline";
   const MetricComparison* m = find_metric(c.vs_baseline[run], metric);
   if (!m) return "-";
-  if (!m->ci_low) return fmt::format("{:.3f}x {}", m->ratio, m->verdict);
-  return fmt::format("{:.3f}x [{:.3f}, {:.3f}] {}", m->ratio, *m->ci_low, *m->ci_high, m->verdict);
+  if (!m->ci_low) return fmt::format("{:.3f}x no CI ({}) {}", m->ratio, m->no_ci_reason, m->verdict);
+  std::string cell = fmt::format("{:.3f}x [{:.3f}, {:.3f}] {}", m->ratio, *m->ci_low, *m->ci_high, m->verdict);
+  return m->inconclusive_reason.empty() ? cell : cell + " (" + m->inconclusive_reason + ")";
 }
 
 }  // namespace

@@ -33,6 +33,16 @@ struct Run {
 // Milliseconds per unit for "ms", "us", "s" (also "msec", "usec", "sec"); nullopt for anything else.
 std::optional<double> ms_per_unit(std::string_view unit);
 
+// Measured numbers (times in ms, power, batch size, memory bytes) must lie in [kMinMagnitude,
+// kMaxMagnitude] (zero memory aside): the statistics form sums, squares and products or ratios of up to
+// six of them, and within this range none of those leaves the double range (1e40^6 = 1e240 < 1.8e308).
+inline constexpr double kMinMagnitude = 1e-40, kMaxMagnitude = 1e40;
+
+// Throws InputError(file, "WHAT TEXT at WHERE overflows|underflows the statistics (...)") when the positive
+// `value` (spelled `text`, in `unit`) lies outside [kMinMagnitude, kMaxMagnitude].
+void check_magnitude(double value, std::string_view what, std::string_view text, std::string_view where,
+                     std::string_view unit, const std::string& file);
+
 // Loads a run, choosing the reader by content (JSON object) or extension (.csv). Throws InputError
 // naming the file for unreadable, empty, malformed input, unknown units, or no valid time at all.
 Run load_run(const std::filesystem::path& path);

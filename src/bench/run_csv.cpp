@@ -1,4 +1,5 @@
 // CSV runs: `iteration,ms`, as in tests/fixtures/gpu-h200/bench/*.csv.
+#include <charconv>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -11,6 +12,15 @@ namespace banjia::bench {
 
 namespace {
 constexpr std::string_view kTimeColumns[] = {"ms", "time_ms", "step_ms", "us", "time_us", "s", "time_s"};
+
+// A cell that is a number but outside the double range (1e400, 1e-400): std::from_chars says so.
+bool beyond_double_range(std::string_view cell) {
+  cell = trim_cell(cell);
+  if (!cell.empty() && cell.front() == '+') cell.remove_prefix(1);
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
+  return ec == std::errc::result_out_of_range && ptr == cell.data() + cell.size();
+}
 
 std::string unit_of(std::string_view column) {
   auto pos = column.rfind('_');
@@ -45,7 +55,8 @@ Run parse_csv_run(std::string_view text, const std::string& file) {
     const std::string& cell = table.rows[i][*col];
     auto v = parse_number_cell(cell);
     std::string why;
-    if (!v) why = fmt::format("non-numeric time '{}'", trim_cell(cell));
+    if (!v && beyond_double_range(cell)) why = fmt::format("time {} out of range (beyond a double)", trim_cell(cell));
+    else if (!v) why = fmt::format("non-numeric time '{}'", trim_cell(cell));
     else if (!std::isfinite(*v)) why = "non-finite time";
     else if (*v < 0) why = fmt::format("negative time {}", *v);
     else if (*v == 0) why = "zero time";
@@ -55,6 +66,8 @@ Run parse_csv_run(std::string_view text, const std::string& file) {
       if (run.skipped++ == 0) run.first_skip = fmt::format("data row {}: {}", i + 1, why);
       continue;
     }
+    check_magnitude(*v * scale, "time", fmt::format("{} {}", trim_cell(cell), unit_of(column_name)),
+                    fmt::format("data row {}", i + 1), "ms", file);
     run.times_ms.push_back(*v * scale);
   }
   if (run.times_ms.empty())

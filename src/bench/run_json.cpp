@@ -54,6 +54,9 @@ void read_memory(const object& root, Run& run, const std::string& file) {
     run.memory_kind = "rss";
   }
   if (run.peak_memory_bytes && *run.peak_memory_bytes < 0) throw InputError(file, "negative peak memory");
+  if (run.peak_memory_bytes && *run.peak_memory_bytes > 0)
+    check_magnitude(*run.peak_memory_bytes, "peak memory", fmt::format("{}", *run.peak_memory_bytes), "\"memory\"",
+                    "bytes", file);
 }
 
 void read_power(const object& root, Run& run, const std::string& file) {
@@ -64,9 +67,13 @@ void read_power(const object& root, Run& run, const std::string& file) {
   if (!samples) return;
   simdjson::dom::array arr;
   if (samples->get_array().get(arr) != simdjson::SUCCESS) throw InputError(file, "\"power.samples_w\" is not an array");
+  size_t index = 0;
   for (element v : arr) {
     double w = 0;
-    if (v.get_double().get(w) == simdjson::SUCCESS && std::isfinite(w) && w >= 0) run.power_w.push_back(w);
+    ++index;
+    if (v.get_double().get(w) != simdjson::SUCCESS || !std::isfinite(w) || w <= 0) continue;
+    check_magnitude(w, "power", fmt::format("{} W", w), fmt::format("power.samples_w[{}]", index - 1), "W", file);
+    run.power_w.push_back(w);
   }
 }
 }  // namespace
@@ -119,6 +126,8 @@ Run parse_json_run(std::string_view text, const std::string& file) {
       if (run.skipped++ == 0) run.first_skip = fmt::format("timing.times[{}]: {}", index - 1, why);
       continue;
     }
+    check_magnitude(d * *scale, "time", fmt::format("{} {}", d, unit), fmt::format("timing.times[{}]", index - 1), "ms",
+                    file);
     run.times_ms.push_back(d * *scale);
   }
   if (run.times_ms.empty())
@@ -126,6 +135,7 @@ Run parse_json_run(std::string_view text, const std::string& file) {
                                        : std::string("\"timing.times\" is empty"));
   if (auto b = number(root, "batch_size", file)) {
     if (*b <= 0) throw InputError(file, "\"batch_size\" must be positive");
+    check_magnitude(*b, "batch size", fmt::format("{}", *b), "\"batch_size\"", "samples", file);
     run.batch_size = *b;
   }
   if (auto u = string_or_empty(root, "sample_unit"); !u.empty()) run.sample_unit = u;

@@ -1,6 +1,8 @@
 // Dispatch by content, and the unit table shared by the CSV and JSON readers.
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "bench/run.h"
 #include "common/errors.h"
 #include "common/file_io.h"
@@ -12,6 +14,14 @@ std::optional<double> ms_per_unit(std::string_view u) {
   if (u == "us" || u == "usec") return 1e-3;
   if (u == "s" || u == "sec") return 1e3;
   return std::nullopt;
+}
+
+void check_magnitude(double value, std::string_view what, std::string_view text, std::string_view where,
+                     std::string_view unit, const std::string& file) {
+  if (value >= kMinMagnitude && value <= kMaxMagnitude) return;
+  const char* direction = value > kMaxMagnitude ? "overflows" : "underflows";
+  throw InputError(file, fmt::format("{} {} at {} {} the statistics (accepted: {:g} to {:g} {})", what, text, where,
+                                     direction, kMinMagnitude, kMaxMagnitude, unit));
 }
 
 // A run of a million iterations is about 20 MiB of CSV; the cap stops a device such as /dev/zero or a

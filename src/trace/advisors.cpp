@@ -28,6 +28,45 @@ Finding make(const AdvisorRule& r, const Summary& s, std::string detail, std::st
   return f;
 }
 
+// One firing of a rule in one step. A pattern that repeats every step is one finding (merged()), not
+// one per step: `what` says what fired (op and shape, or "" for a step-level rule).
+struct StepHit {
+  std::string what, step, evidence;
+  double saving_us = 0;
+};
+
+std::string steps_text(const std::vector<const StepHit*>& hits) {
+  if (hits.size() == 1) return hits[0]->step;
+  constexpr size_t kNamed = 3;  // name a few steps; the count says how many in all
+  std::string names;
+  for (size_t i = 0; i < hits.size() && i < kNamed; ++i) names += (i ? ", " : "") + hits[i]->step;
+  if (hits.size() > kNamed) names += ", ...";
+  return fmt::format("{} steps ({})", hits.size(), names);
+}
+
+// One finding per distinct `what`, in first-seen order: the steps it fired in, each step's evidence, and
+// the summed saving (each step's saving is an upper bound for that step).
+void merged(const AdvisorRule& r, const Summary& s, const std::vector<StepHit>& hits, std::vector<Finding>& out) {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const StepHit*>> by_what;
+  for (const auto& h : hits) {
+    auto& group = by_what[h.what];
+    if (group.empty()) order.push_back(h.what);
+    group.push_back(&h);
+  }
+  for (const auto& what : order) {
+    const auto& group = by_what[what];
+    std::string evidence;
+    double saving = 0;
+    for (const StepHit* h : group) {
+      evidence += (evidence.empty() ? "" : "; ") + h->evidence;
+      saving += h->saving_us;
+    }
+    std::string where = steps_text(group);
+    out.push_back(make(r, s, what.empty() ? where : what + " in " + where, evidence, saving));
+  }
+}
+
 // The rule with this id when the trace meets its needs; a rule it does not meet is listed in
 // Summary::skipped_rules instead (summarize()).
 const AdvisorRule* applicable(const SummaryContext& ctx, std::string_view id) {
@@ -76,6 +115,7 @@ void small_gemm_batching(const SummaryContext& ctx, const Summary& s, const Advi
     g.last = std::max(g.last, t.ts[i] + t.dur[i]);
     g.kname = t.name[i];
   }
+  std::vector<StepHit> hits;
   for (auto& [key, g] : groups) {
     double med = median(g.durs);
     if (g.calls.size() < r.param("min_repeats") || med > r.param("max_median_kernel_us")) continue;
@@ -86,9 +126,10 @@ void small_gemm_batching(const SummaryContext& ctx, const Summary& s, const Advi
                                  step_name(s, st), g.calls.size(), t.strings.view(who), shape ? t.strings.view(shape) : "",
                                  g.durs.size(),
                                  t.strings.view(g.kname).substr(0, 80), med, span);
-    out.push_back(make(r, s, fmt::format("{} x {} in {}", g.calls.size(), t.strings.view(who), step_name(s, st)),
-                              ev, span - longest));
+    hits.push_back({fmt::format("repeated {}{}{}", t.strings.view(who), shape ? " " : "", shape ? t.strings.view(shape) : ""),
+                    step_name(s, st), ev, span - longest});
   }
+  merged(r, s, hits, out);
 }
 
 bool is_conv_op(std::string_view n) { return n == "aten::convolution"; }
@@ -114,13 +155,15 @@ void conv_in_loop(const SummaryContext& ctx, const Summary& s, const AdvisorRule
     g.total += t.dur[i] / kUs;
     g.longest = std::max(g.longest, t.dur[i] / kUs);
   }
+  std::vector<StepHit> hits;
   for (auto& [key, g] : groups) {
     if (g.count < r.param("min_repeats")) continue;
     std::string ev = fmt::format("{}: {} x aten::convolution with batch-1 input {}, host time {:.1f} us",
                                  step_name(s, key.first), g.count, t.strings.view(key.second), g.total);
-    out.push_back(make(r, s, fmt::format("{} batch-1 convolutions in {}", g.count, step_name(s, key.first)), ev,
-                              g.total - g.longest));
+    hits.push_back({fmt::format("batch-1 convolutions on {}", t.strings.view(key.second)), step_name(s, key.first), ev,
+                    g.total - g.longest});
   }
+  merged(r, s, hits, out);
 }
 
 void host_device_sync(const SummaryContext& ctx, const Summary& s, const AdvisorRule& r, std::vector<Finding>& out) {
@@ -144,36 +187,42 @@ void host_device_sync(const SummaryContext& ctx, const Summary& s, const Advisor
       cost[sl] += t.dur[i] / kUs;
     }
   }
+  std::vector<StepHit> hits;
   for (size_t k = 0; k < n; ++k) {
     if (small[k] < r.param("min_transfers") || syncs[k] < r.param("min_syncs")) continue;
     std::string name = k + 1 < n ? s.steps[k].name : "outside steps";
     std::string ev = fmt::format("{}: {} small (<= {:.0f} B) H2D/D2H copies, {} sync points; blocking + copy time {:.1f} us",
                                  name, small[k], r.param("max_transfer_bytes"), syncs[k], cost[k]);
-    out.push_back(make(r, s, fmt::format("{} transfers and {} syncs in {}", small[k], syncs[k], name), ev, cost[k]));
+    hits.push_back({"small transfers and syncs", name, ev, cost[k]});
   }
+  merged(r, s, hits, out);
 }
 
 void step_rules(const SummaryContext& ctx, Summary& s) {
   const AdvisorRule* hb = applicable(ctx, "host-bound");
   const AdvisorRule* xs = applicable(ctx, "excessive-sync");
   const AdvisorRule* cno = applicable(ctx, "comm-not-overlapped");
+  std::vector<StepHit> host_bound, excessive_sync, comm_exposed;
   for (auto& st : s.steps) {
     const Breakdown& b = st.breakdown;
     if (hb && b.wall_us > 0 && st.kernels >= hb->param("min_kernels") &&
         b.busy_us() / b.wall_us < hb->param("max_busy_ratio") && st.kernel_median_us < hb->param("max_median_kernel_us"))
-      s.findings.push_back(make(*hb, s, st.name,
-                                fmt::format("{}: device busy {:.1f} of {:.1f} us ({:.1f}%), {} kernels, median {:.2f} us",
-                                            st.name, b.busy_us(), b.wall_us, 100 * b.busy_us() / b.wall_us, st.kernels,
-                                            st.kernel_median_us),
-                                b.idle_us));
+      host_bound.push_back({"", st.name,
+                            fmt::format("{}: device busy {:.1f} of {:.1f} us ({:.1f}%), {} kernels, median {:.2f} us",
+                                        st.name, b.busy_us(), b.wall_us, 100 * b.busy_us() / b.wall_us, st.kernels,
+                                        st.kernel_median_us),
+                            b.idle_us});
     if (xs && st.sync_points >= xs->param("min_syncs_per_step"))
-      s.findings.push_back(make(*xs, s, st.name, fmt::format("{}: {} sync points", st.name, st.sync_points), 0));
+      excessive_sync.push_back({"", st.name, fmt::format("{}: {} sync points", st.name, st.sync_points), 0});
     if (cno && b.wall_us > 0 && b.comm_us / b.wall_us >= cno->param("min_share"))
-      s.findings.push_back(make(*cno, s, st.name,
-                                fmt::format("{}: communication not overlapped {:.1f} us of {:.1f} us ({:.1f}%)", st.name,
-                                            b.comm_us, b.wall_us, 100 * b.comm_us / b.wall_us),
-                                b.comm_us));
+      comm_exposed.push_back({"", st.name,
+                              fmt::format("{}: communication not overlapped {:.1f} us of {:.1f} us ({:.1f}%)", st.name,
+                                          b.comm_us, b.wall_us, 100 * b.comm_us / b.wall_us),
+                              b.comm_us});
   }
+  if (hb) merged(*hb, s, host_bound, s.findings);
+  if (xs) merged(*xs, s, excessive_sync, s.findings);
+  if (cno) merged(*cno, s, comm_exposed, s.findings);
 }
 
 void npu_rules(const SummaryContext& ctx, Summary& s) {

@@ -10,6 +10,7 @@ ClusterView cluster_view(const std::vector<Summary>& all) {
   for (auto& s : all) {
     RankRow r;
     r.file = s.file;
+    r.rank = s.rank.rank;
     std::vector<const Breakdown*> bs;
     for (auto& st : s.steps) bs.push_back(&st.breakdown);
     if (bs.empty()) bs.push_back(&s.overall.breakdown);
@@ -51,7 +52,7 @@ void write_cluster_json(JsonWriter& w, const ClusterView& c) {
   w.begin_object();
   w.key("ranks").begin_array();
   for (auto& r : c.ranks)
-    w.begin_object().field("file", r.file).field("step_us", r.step_us).field("compute_us", r.compute_us)
+    w.begin_object().field("file", r.file).field("rank", r.rank).field("step_us", r.step_us).field("compute_us", r.compute_us)
         .field("comm_us", r.comm_us).field("memory_us", r.memory_us).field("idle_us", r.idle_us).end_object();
   w.end_array();
   w.key("slow_rank_metrics").begin_array();
@@ -68,12 +69,16 @@ std::string cluster_text(const ClusterView& c) {
   o += fmt::format("  {:>4} {:>10} {:>10} {:>10} {:>10} {:>10}  {}\n", "rank", "step", "compute", "comm", "memory", "idle", "file");
   for (size_t i = 0; i < c.ranks.size(); ++i) {
     auto& r = c.ranks[i];
-    o += fmt::format("  {:>4} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f}  {}\n", i, r.step_us / 1000,
+    o += fmt::format("  {:>4} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f}  {}\n",
+                     r.rank ? *r.rank : static_cast<int64_t>(i), r.step_us / 1000,
                      r.compute_us / 1000, r.comm_us / 1000, r.memory_us / 1000, r.idle_us / 1000, r.file);
   }
   for (auto& m : c.metrics)
     o += fmt::format("  {}: (max-min)/mean = {:.1f}%{}\n", m.metric, 100 * m.gap_ratio,
-                     m.flagged ? fmt::format(" > 5%: slow rank {}", m.slowest) : std::string());
+                     m.flagged ? fmt::format(" > 5%: slow rank {}", c.ranks[m.slowest].rank
+                                                                  ? *c.ranks[m.slowest].rank
+                                                                  : static_cast<int64_t>(m.slowest))
+                               : std::string());
   return o;
 }
 

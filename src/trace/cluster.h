@@ -2,6 +2,7 @@
 // rule: a metric (compute, communication, free/idle) whose (max - min) / mean exceeds 5% flags the
 // rank with the maximum (mstt : advisor/analyzer/cluster/slow_rank_analyzer.py, RATIO_THRESHOLD 0.05).
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@ namespace banjia::trace {
 
 struct RankRow {
   std::string file;
+  std::optional<int64_t> rank;  // the rank the profiler recorded
   double step_us = 0, compute_us = 0, comm_us = 0, memory_us = 0, idle_us = 0;  // mean per step
 };
 

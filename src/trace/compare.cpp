@@ -35,10 +35,6 @@ std::map<std::string, std::string> read_name_map(const std::string& path) {
 }
 
 namespace {
-struct Mean {
-  Breakdown b;
-};
-
 Breakdown mean_step(const Summary& s) {
   Breakdown m;
   if (s.steps.empty()) return s.overall.breakdown;
@@ -55,9 +51,11 @@ Breakdown mean_step(const Summary& s) {
 }
 
 std::string ratio_text(const CompareRow& r) {
-  auto q = r.ratio();
-  return q ? fmt::format("{:.2f}x", *q) : std::string("new");
+  if (auto q = r.ratio()) return fmt::format("{:.2f}x", *q);
+  return r.is_new() ? "new" : "-";  // "-": nothing on either side, or a count with no time
 }
+
+size_t steps_of(const Summary& s) { return std::max<size_t>(1, s.steps.size()); }
 }  // namespace
 
 Comparison compare_summaries(const Summary& base, const Summary& target,
@@ -69,10 +67,27 @@ Comparison compare_summaries(const Summary& base, const Summary& target,
   for (auto [name, f] : {std::pair{"step_wall_us", &Breakdown::wall_us}, std::pair{"compute_us", &Breakdown::compute_us},
                          std::pair{"comm_us", &Breakdown::comm_us}, std::pair{"memory_us", &Breakdown::memory_us},
                          std::pair{"idle_us", &Breakdown::idle_us}})
-    c.metrics.push_back(CompareRow{name, 1, 1, b.*f, t.*f});
-  for (size_t i = 0; i < base.classes.size() && i < target.classes.size(); ++i)
-    c.classes.push_back(CompareRow{base.classes[i].name, base.classes[i].count, target.classes[i].count,
-                                   base.classes[i].total_us, target.classes[i].total_us});
+    c.metrics.push_back(CompareRow{name, 0, 0, b.*f, t.*f});  // step rows have times, no counts
+  c.baseline_steps = steps_of(base);
+  c.target_steps = steps_of(target);
+  const double nb = static_cast<double>(c.baseline_steps), nt = static_cast<double>(c.target_steps);
+  // Kernel classes joined by name (both sides list the classes of data/trace/kernel_classes.toml).
+  std::unordered_map<std::string, size_t> class_index;
+  auto class_row = [&](const std::string& name) -> CompareRow& {
+    auto [it, fresh] = class_index.try_emplace(name, c.classes.size());
+    if (fresh) c.classes.push_back(CompareRow{name});
+    return c.classes[it->second];
+  };
+  for (auto& k : base.classes) {
+    CompareRow& r = class_row(k.name);
+    r.base_count += static_cast<double>(k.count) / nb;
+    r.base_us += k.total_us / nb;
+  }
+  for (auto& k : target.classes) {
+    CompareRow& r = class_row(k.name);
+    r.target_count += static_cast<double>(k.count) / nt;
+    r.target_us += k.total_us / nt;
+  }
   // Hash join on the (mapped) op name.
   std::unordered_map<std::string, size_t> index;
   auto row_for = [&](const std::string& name) -> CompareRow& {
@@ -82,14 +97,14 @@ Comparison compare_summaries(const Summary& base, const Summary& target,
   };
   for (auto& op : base.ops) {
     CompareRow& r = row_for(op.name);
-    r.base_count += op.count;
-    r.base_us += op.total_us;
+    r.base_count += static_cast<double>(op.count) / nb;
+    r.base_us += op.total_us / nb;
   }
   for (auto& op : target.ops) {
     auto m = target_to_base.find(op.name);
     CompareRow& r = row_for(m == target_to_base.end() ? op.name : m->second);
-    r.target_count += op.count;
-    r.target_us += op.total_us;
+    r.target_count += static_cast<double>(op.count) / nt;
+    r.target_us += op.total_us / nt;
   }
   std::sort(c.ops.begin(), c.ops.end(), [](const CompareRow& x, const CompareRow& y) {
     return x.delta_us() != y.delta_us() ? x.delta_us() > y.delta_us() : x.name < y.name;
@@ -104,43 +119,49 @@ void write_comparison_json(JsonWriter& w, const Comparison& c) {
       w.begin_object().field("name", r.name);
       if (counts) w.field("baseline_count", r.base_count).field("target_count", r.target_count);
       w.field("baseline_us", r.base_us).field("target_us", r.target_us).field("delta_us", r.delta_us());
-      w.field("ratio", r.ratio());
+      w.field("ratio", r.ratio()).field("new", r.is_new());
       w.end_object();
     }
     w.end_array();
   };
   w.field("baseline", c.baseline).field("target", c.target);
+  w.field("baseline_steps", static_cast<uint64_t>(c.baseline_steps));
+  w.field("target_steps", static_cast<uint64_t>(c.target_steps));
+  w.field("per", "step");
   rows("step", c.metrics, false);
   rows("kernel_classes", c.classes, true);
   rows("ops", c.ops, true);
 }
 
 std::string comparison_text(const Comparison& c, size_t top) {
-  std::string o = fmt::format("baseline: {}\ntarget:   {}\n\n  {:<16} {:>12} {:>12} {:>8}\n", c.baseline, c.target,
-                              "per step (ms)", "baseline", "target", "ratio");
+  std::string o = fmt::format("baseline: {} ({} step{})\ntarget:   {} ({} step{})\nevery value is a mean per step\n\n",
+                              c.baseline, c.baseline_steps, c.baseline_steps == 1 ? "" : "s", c.target,
+                              c.target_steps, c.target_steps == 1 ? "" : "s");
+  o += fmt::format("  {:<20} {:>12} {:>12} {:>8}\n", "step (ms/step)", "baseline", "target", "ratio");
   for (auto& r : c.metrics)
-    o += fmt::format("  {:<16} {:>12.3f} {:>12.3f} {:>8}\n", r.name, r.base_us / 1000, r.target_us / 1000, ratio_text(r));
-  o += fmt::format("\n  {:<16} {:>12} {:>12} {:>8}\n", "kernel class (ms)", "baseline", "target", "ratio");
+    o += fmt::format("  {:<20} {:>12.3f} {:>12.3f} {:>8}\n", r.name, r.base_us / 1000, r.target_us / 1000, ratio_text(r));
+  o += fmt::format("\n  {:<20} {:>12} {:>12} {:>8}\n", "kernel class (ms/step)", "baseline", "target", "ratio");
   for (auto& r : c.classes)
-    if (r.base_count || r.target_count)
-      o += fmt::format("  {:<16} {:>12.3f} {:>12.3f} {:>8}\n", r.name, r.base_us / 1000, r.target_us / 1000, ratio_text(r));
-  o += fmt::format("\n  op types, largest regression first (total ms, count):\n  {:>10} {:>10} {:>8} {:>7} {:>7}  {}\n",
+    if (r.base_count > 0 || r.target_count > 0)
+      o += fmt::format("  {:<20} {:>12.3f} {:>12.3f} {:>8}\n", r.name, r.base_us / 1000, r.target_us / 1000, ratio_text(r));
+  o += fmt::format("\n  op types, largest regression first (ms/step, calls/step):\n  {:>10} {:>10} {:>8} {:>8} {:>8}  {}\n",
                    "baseline", "target", "ratio", "n base", "n tgt", "op");
   size_t shown = 0;
   for (auto& r : c.ops) {
     if (shown++ >= top) break;
-    o += fmt::format("  {:>10.3f} {:>10.3f} {:>8} {:>7} {:>7}  {}\n", r.base_us / 1000, r.target_us / 1000, ratio_text(r),
-                     r.base_count, r.target_count, r.name);
+    o += fmt::format("  {:>10.3f} {:>10.3f} {:>8} {:>8.4g} {:>8.4g}  {}\n", r.base_us / 1000, r.target_us / 1000,
+                     ratio_text(r), r.base_count, r.target_count, r.name);
   }
   return o;
 }
 
 std::string comparison_csv(const Comparison& c) {
-  std::string o = "op,baseline_count,target_count,baseline_us,target_us,delta_us,ratio\n";
+  std::string o = "op,baseline_count_per_step,target_count_per_step,baseline_us_per_step,target_us_per_step,"
+                  "delta_us_per_step,ratio\n";
   for (auto& r : c.ops) {
     auto q = r.ratio();
-    o += fmt::format("{},{},{},{:.3f},{:.3f},{:.3f},{}\n", csv_field(r.name), r.base_count, r.target_count, r.base_us,
-                     r.target_us, r.delta_us(), q ? fmt::format("{:.6f}", *q) : std::string());
+    o += fmt::format("{},{:.6g},{:.6g},{:.3f},{:.3f},{:.3f},{}\n", csv_field(r.name), r.base_count, r.target_count,
+                     r.base_us, r.target_us, r.delta_us(), q ? fmt::format("{:.6f}", *q) : std::string());
   }
   return o;
 }

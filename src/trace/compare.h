@@ -10,21 +10,27 @@
 
 namespace banjia::trace {
 
+// Every count and time is a mean per step of its side (the side's total / its number of steps), so a
+// run profiled over two steps compares fairly with one profiled over one.
 struct CompareRow {
   std::string name;
-  size_t base_count = 0, target_count = 0;
+  double base_count = 0, target_count = 0;
   double base_us = 0, target_us = 0;
   double delta_us() const { return target_us - base_us; }
   std::optional<double> ratio() const {
     return base_us > 0 ? std::optional<double>(target_us / base_us) : std::nullopt;
   }
+  // Nothing in the baseline, something in the target: zero time against non-zero time, or (with no time
+  // on either side) no calls against some.
+  bool is_new() const { return base_us == 0 && (target_us > 0 || (base_count == 0 && target_count > 0)); }
 };
 
 struct Comparison {
   std::string baseline, target;
-  std::vector<CompareRow> metrics;  // step wall and breakdown, mean per step
-  std::vector<CompareRow> classes;  // kernel class totals
-  std::vector<CompareRow> ops;      // per op type, largest regression first
+  size_t baseline_steps = 1, target_steps = 1;  // profiler steps (1 when a trace has no step markers)
+  std::vector<CompareRow> metrics;  // step wall and breakdown, per step
+  std::vector<CompareRow> classes;  // kernel classes, per step
+  std::vector<CompareRow> ops;      // per op type, per step, largest regression first
 };
 
 // Reads a name map: lines "baseline_name,target_name" (CSV; '#' starts a comment line).

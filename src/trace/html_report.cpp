@@ -49,9 +49,9 @@ std::string compare_table(const char* what, const std::vector<CompareRow>& rows,
     out.push_back({{r.name, ms(r.base_us), ms(r.target_us), ms(r.delta_us()), q ? fmt::format("{:.2f}", *q) : "-"}, ""});
   }
   return html::table({{what, Align::kText},
-                      {"baseline (ms)", Align::kNumber},
-                      {"target (ms)", Align::kNumber},
-                      {"target − baseline (ms)", Align::kNumber},
+                      {"baseline (ms/step)", Align::kNumber},
+                      {"target (ms/step)", Align::kNumber},
+                      {"target − baseline (ms/step)", Align::kNumber},
                       {"ratio (target / baseline, ×)", Align::kNumber}},
                      out);
 }
@@ -168,15 +168,16 @@ std::string comparison_html(const Comparison& c) {
   html::BarChart steps;
   steps.title = "Per step: baseline vs target";
   steps.series = {"baseline", "target"};
-  steps.unit = "ms";
+  steps.unit = "ms/step";
   for (auto& r : c.metrics) steps.bars.push_back({r.name, {r.base_us / 1000, r.target_us / 1000}});
   html::BarChart ops;
-  ops.title = "Op types with the largest regression";
+  ops.title = "Op types with the largest regression (mean per step)";
   ops.series = {"baseline", "target"};
-  ops.unit = "ms";
+  ops.unit = "ms/step";
   for (size_t i = 0; i < c.ops.size() && i < 15; ++i)
     ops.bars.push_back({c.ops[i].name, {c.ops[i].base_us / 1000, c.ops[i].target_us / 1000}});
-  std::string body = "<p>baseline: " + html::escape(c.baseline) + "<br>target: " + html::escape(c.target) + "</p>";
+  std::string body = fmt::format("<p>baseline: {} ({} steps)<br>target: {} ({} steps)<br>every value is a mean per step</p>",
+                                 html::escape(c.baseline), c.baseline_steps, html::escape(c.target), c.target_steps);
   body += html::svg_bar_chart(steps) + compare_table("per step", c.metrics, c.metrics.size());
   body += "<h3>Kernel classes</h3>" + compare_table("kernel class", c.classes, c.classes.size());
   body += html::svg_bar_chart(ops) + compare_table("op type", c.ops, 15);

@@ -92,6 +92,7 @@ EventChunks split_events(char* data, size_t len, size_t chunk_bytes, const std::
       if (ve == std::string_view::npos) return out;
       if (key == "baseTimeNanoseconds")
         if (auto v = parse_u64(std::string_view(data + p, ve - p))) out.base_time_ns = static_cast<int64_t>(*v);
+      if (key == "distributedInfo") out.distributed_info.assign(data + p, ve - p);
       p = s.ws(ve);
       if (p < len && data[p] == ',') p = s.ws(p + 1);
     }
@@ -122,7 +123,7 @@ EventChunks split_events(char* data, size_t len, size_t chunk_bytes, const std::
     return out;
   }
   out.docs.emplace_back(begin, end + 1);
-  // Members after the event array (e.g. "traceName") may hold baseTimeNanoseconds too.
+  // Members after the event array (e.g. "traceName") may hold baseTimeNanoseconds and distributedInfo too.
   p = s.ws(end + 1);
   while (!out.bare_array && p < len && data[p] == ',') {
     p = s.ws(p + 1);
@@ -137,6 +138,7 @@ EventChunks split_events(char* data, size_t len, size_t chunk_bytes, const std::
     if (ve == std::string_view::npos) throw InputError(file, "invalid or truncated JSON after the traceEvents array");
     if (key == "baseTimeNanoseconds")
       if (auto v = parse_u64(std::string_view(data + p, ve - p))) out.base_time_ns = static_cast<int64_t>(*v);
+    if (key == "distributedInfo") out.distributed_info.assign(data + p, ve - p);
     p = s.ws(ve);
   }
   if (!out.bare_array) {

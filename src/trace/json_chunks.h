@@ -19,6 +19,7 @@ struct EventChunks {
   bool bare_array = false;
   std::vector<std::pair<size_t, size_t>> docs;  // [begin, end) byte ranges, each an array of events
   int64_t base_time_ns = 0;
+  std::string distributed_info;  // JSON text of the top-level "distributedInfo" object, if any
 };
 
 // Throws InputError(file, ...) for a malformed top level it can detect (unterminated string,

@@ -124,6 +124,7 @@ TraceData read_json_trace(const std::filesystem::path& path, size_t part_bytes, 
     if (part_bytes > 0) chunks = split_events(buf.data(), buf.length(), part_bytes, file);
     if (chunks.chunked) {
       t.base_time_ns = chunks.base_time_ns;
+      t.distributed_info = std::move(chunks.distributed_info);
       parse_parts(t, buf, chunks, threads);
       saw_events = true;
     } else {

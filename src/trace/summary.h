@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/diagnostic.h"
+#include "trace/rank_identity.h"
 #include "trace/trace_model.h"
 
 namespace banjia::trace {
@@ -105,6 +106,7 @@ struct Summary {
   size_t missing_fields = 0, negative_durations = 0, unknown_categories = 0;
   std::vector<Finding> findings;
   std::vector<SkippedRule> skipped_rules;  // in advisors.toml order
+  RankIdentity rank;  // job and rank the profiler recorded (decides whether inputs form a cluster)
 };
 
 struct SummaryOptions {

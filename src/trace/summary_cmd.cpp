@@ -32,8 +32,16 @@ int run_summary(const SummaryArgs& args, const OutputOptions& out) {
   unsigned workers = worker_count(args.jobs);
   opt.threads = std::max<unsigned>(1, workers / static_cast<unsigned>(std::max<size_t>(1, inputs.size())));
   parallel_for(inputs.size(), workers, [&](size_t i) { all[i] = analyse_input(inputs[i], opt); });
+  // Several inputs form a cluster only when they are distinct ranks of one job; otherwise each keeps
+  // its own summary and the output says why there is no cluster view.
   std::optional<ClusterView> cluster;
-  if (all.size() > 1) cluster = cluster_view(all);
+  std::string not_a_cluster;
+  if (all.size() > 1) {
+    std::vector<RankedInput> ranked;
+    for (const auto& s : all) ranked.push_back({s.file, s.rank});
+    not_a_cluster = why_not_one_job(ranked);
+    if (not_a_cluster.empty()) cluster = cluster_view(all);
+  }
 
   Report report;
   report.command = "trace summary";
@@ -48,9 +56,11 @@ int run_summary(const SummaryArgs& args, const OutputOptions& out) {
       w.key("cluster");
       write_cluster_json(w, *cluster);
     }
+    if (!not_a_cluster.empty()) w.field("not_a_cluster", not_a_cluster);
   };
   for (auto& s : all) report.summary_text += summary_text(s) + "\n";
   if (cluster) report.summary_text += cluster_text(*cluster);
+  if (!not_a_cluster.empty()) report.summary_text += "no cluster view: " + not_a_cluster + "\n";
   if (!args.html.empty()) write_file_atomic(args.html, summary_html(all, cluster ? &*cluster : nullptr));
   if (out.parsed_format() == OutputFormat::csv) {
     write_output(out.output, summary_csv(all, args.csv_table));

@@ -174,8 +174,9 @@ std::string summary_csv(const std::vector<Summary>& all, const std::string& tabl
   std::string o;
   if (table == "ops") {
     o = "file,op,count,self_us,total_us\n";
+    // The --top ops by self time, largest first, like the kernels table's top kernels.
     for (auto& s : all)
-      for (auto& r : s.ops)
+      for (auto& r : s.top_ops_self)
         o += fmt::format("{},{},{},{:.3f},{:.3f}\n", csv_field(s.file), csv_field(r.name), r.count, r.self_us, r.total_us);
   } else if (table == "kernels") {
     o = "file,kernel,class,count,total_us\n";

@@ -107,21 +107,26 @@ Summary analyse_input(const fs::path& path, const SummaryOptions& opt) {
     else if (auto db = find_db(*npu_dir)) t = read_ascend_db(*db);
     else t = trace_from_kernel_details(*npu_dir);
     t.file = path.string();
-    return summarize(t, opt, [&](SummaryContext& ctx, Summary& sum) {
+    Summary s = summarize(t, opt, [&](SummaryContext& ctx, Summary& sum) {
       sum.npu = read_npu_extras(*npu_dir, t);
       host_ops_from_operator_details(sum, opt);
       run_advisors(ctx, sum);
     });
+    s.rank = torch_npu_identity(*npu_dir);
+    return s;
   }
   std::string n = path.filename().string();
   TraceData t = n.ends_with(".db") ? read_ascend_db(path) : read_json_trace(path, kDefaultPartBytes, opt.threads);
-  return summarize(t, opt, [&](SummaryContext& ctx, Summary& sum) {
+  Summary s = summarize(t, opt, [&](SummaryContext& ctx, Summary& sum) {
     if (t.format == "torch_npu") {
       sum.npu = read_npu_extras(path.parent_path(), t);
       host_ops_from_operator_details(sum, opt);
     }
     run_advisors(ctx, sum);
   });
+  if (!t.distributed_info.empty()) s.rank = parse_distributed_info(t.distributed_info);
+  else if (t.format == "torch_npu") s.rank = torch_npu_identity(path.parent_path());
+  return s;
 }
 
 }  // namespace banjia::trace

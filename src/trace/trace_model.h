@@ -86,6 +86,7 @@ struct TraceData {
   std::vector<Flow> flows;
   std::map<int64_t, std::string> process_names, process_labels;
   int64_t base_time_ns = 0;
+  std::string distributed_info;  // Kineto's top-level "distributedInfo" object (JSON text), or ""
   uint64_t input_bytes = 0;
   // Counts of problems tolerated while reading (reported as warnings, never a crash).
   size_t missing_fields = 0, negative_durations = 0, unknown_categories = 0;

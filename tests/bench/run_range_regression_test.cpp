@@ -3,7 +3,10 @@
 // which turned the run's median and max into null in the report.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "bench/run.h"
+#include "common/errors.h"
 
 namespace banjia::bench {
 namespace {
@@ -30,6 +33,46 @@ TEST(BenchRunRange, CsvTimesOutOfRangeInMillisecondsAreSkipped) {
   bench::Run u = parse_csv_run("iteration,us\n0,4.9e-324\n1,2\n", "u.csv");
   EXPECT_EQ(u.times_ms, std::vector<double>{0.002});
   EXPECT_EQ(u.skipped, 1u);
+}
+
+// A number beyond a double (1e400) is out of range, not "non-numeric" text.
+TEST(BenchRunRange, CsvNumberBeyondDoubleIsOutOfRange) {
+  bench::Run r = parse_csv_run("iteration,ms\n0,1e400\n1,2\n", "r.csv");
+  EXPECT_EQ(r.times_ms, std::vector<double>{2});
+  EXPECT_EQ(r.first_skip, "data row 1: time 1e400 out of range (beyond a double)");
+}
+
+std::string problem_of(const std::function<void()>& load) {
+  try {
+    load();
+  } catch (const InputError& e) {
+    return e.problem();
+  }
+  return "no error";
+}
+
+// A finite time whose sums, squares or ratios would leave the double range (1e308 ms) is refused with
+// its place, not carried into statistics that print nan.
+TEST(BenchRunRange, TimesTheStatisticsCannotHoldAreRefused) {
+  EXPECT_EQ(problem_of([] { parse_csv_run("iteration,ms\n0,5\n1,1e308\n", "r.csv"); }),
+            "time 1e308 ms at data row 2 overflows the statistics (accepted: 1e-40 to 1e+40 ms)");
+  EXPECT_EQ(problem_of([] { parse_csv_run("iteration,s\n0,1e-44\n", "r.csv"); }),
+            "time 1e-44 s at data row 1 underflows the statistics (accepted: 1e-40 to 1e+40 ms)");
+  EXPECT_EQ(problem_of([] {
+              parse_json_run(R"({"format":"banjia.bench","version":1,"timing":{"unit":"s","times":[2, 1e300]}})", "r.json");
+            }),
+            "time 1e+300 s at timing.times[1] overflows the statistics (accepted: 1e-40 to 1e+40 ms)");
+  EXPECT_EQ(problem_of([] {
+              parse_json_run(R"({"format":"banjia.bench","version":1,"timing":{"unit":"ms","times":[2]},)"
+                             R"("power":{"samples_w":[100, 1e308]}})",
+                             "r.json");
+            }),
+            "power 1e+308 W at power.samples_w[1] overflows the statistics (accepted: 1e-40 to 1e+40 W)");
+  EXPECT_EQ(problem_of([] {
+              parse_json_run(R"({"format":"banjia.bench","version":1,"timing":{"unit":"ms","times":[2]},"batch_size":1e300})",
+                             "r.json");
+            }),
+            "batch size 1e+300 at \"batch_size\" overflows the statistics (accepted: 1e-40 to 1e+40 samples)");
 }
 
 }  // namespace

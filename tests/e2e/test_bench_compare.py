@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import pathlib
+import re
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -241,3 +242,97 @@ def test_article_table_from_recordings(run, tmp_path):
     for row in ("peak memory (GiB)", "power median (W)", "energy per sample (J)", "energy vs baseline"):
         assert row in text
     assert text.splitlines()[0].split() == ["metric", "gpu", "npu-initial", "npu-tuned"]
+
+
+def memory_recording(path, label, peak, times):
+    return recording(path, label, times, 16, peak, [150.0, 151.0, 152.0])
+
+
+def test_memory_in_one_reading_claims_no_direction(run, tmp_path):
+    """Peak memory is one number per run: a 1.8 % difference has no interval, so no 'lower'."""
+    times = [10.0 + 0.01 * i for i in range(20)]
+    base = memory_recording(tmp_path / "a.json", "a", 1.0e9, times)
+    other = memory_recording(tmp_path / "b.json", "b", 0.982e9, times)
+    doc = compare_json(run, base, other)
+    mem = {m["metric"]: m for m in doc["runs"][1]["vs_baseline"]}["peak_memory"]
+    assert mem["ratio"] == pytest.approx(0.982)
+    assert mem["verdict"] == "inconclusive" and mem["no_ci_reason"] == "1 reading"
+    assert mem["ci_low"] is None and mem["ci_high"] is None and mem["confidence"] is None
+    row = next(l for l in run("bench", "compare", base, other).stdout.splitlines() if l.startswith("memory vs baseline"))
+    assert row.endswith("0.982x no CI (1 reading) inconclusive")
+    assert "lower" not in row and "higher" not in row
+    rows = list(csv.DictReader(io.StringIO(run("bench", "compare", "-f", "csv", base, other).stdout)))
+    assert {r["verdict"] for r in rows if r["metric"] == "peak_memory" and r["run"] == "b"} == {"inconclusive"}
+
+
+@pytest.mark.parametrize("base_times,other_times,reason", [
+    ([10.0], [12.0], "1 reading"),
+    ([10.0] * 20, [12.0] * 20, "no spread"),
+])
+def test_step_time_without_interval_is_inconclusive(run, tmp_path, base_times, other_times, reason):
+    base = write_csv(tmp_path / "a.csv", base_times)
+    other = write_csv(tmp_path / "b.csv", other_times)
+    step = compare_json(run, base, other)["runs"][1]["vs_baseline"][0]
+    assert step["ratio"] == pytest.approx(1.2)
+    assert (step["verdict"], step["no_ci_reason"], step["ci_low"]) == ("inconclusive", reason, None)
+    assert run("bench", "compare", "--fail-on", "slower", base, other).returncode == 0
+    assert f"1.200x no CI ({reason}) inconclusive" in run("bench", "compare", base, other).stdout
+
+
+def test_too_noisy_run_is_not_labelled_faster(run, tmp_path):
+    """The interval alone excludes 1 (an independent numpy bootstrap says so too), but the run's CV is
+    above 10 %: the verdict must agree with the 'too noisy to conclude' warning."""
+    rng = np.random.default_rng(7)
+    base_ms = 10.0 + 0.05 * rng.standard_normal(40)
+    other_ms = 6.0 * (1 + 0.15 * rng.standard_normal(40))
+    assert other_ms.std(ddof=1) / other_ms.mean() > 0.10
+    b = np.median(base_ms[rng.integers(0, 40, (4000, 40))], axis=1)
+    o = np.median(other_ms[rng.integers(0, 40, (4000, 40))], axis=1)
+    assert np.percentile(o / b, 97.5) < 1.0  # the interval excludes 1: the old code said "faster"
+    base, other = write_csv(tmp_path / "a.csv", base_ms), write_csv(tmp_path / "b.csv", other_ms)
+    doc = compare_json(run, "--batch-size", "8", base, other)
+    assert any("too noisy" in w for w in doc["runs"][1]["warnings"])
+    by_metric = {m["metric"]: m for m in doc["runs"][1]["vs_baseline"]}
+    for metric in ("step_time", "throughput"):
+        assert by_metric[metric]["verdict"] == "inconclusive"
+        assert by_metric[metric]["inconclusive_reason"] == "too noisy"
+    text = run("bench", "compare", base, other).stdout
+    row = next(l for l in text.splitlines() if l.startswith("step time vs baseline"))
+    assert row.endswith("inconclusive (too noisy)") and "faster" not in row
+
+
+def test_value_whose_statistics_overflow_is_refused(run, tmp_path):
+    f = tmp_path / "big.csv"
+    f.write_text("iteration,ms\n0,5\n1,1e308\n2,6\n")
+    out = tmp_path / "r.html"
+    r = run("bench", "compare", "--html", out, f, f)
+    assert r.returncode == 2 and not out.exists()
+    assert r.stderr.strip().splitlines() == [
+        f"banjia: {f}: time 1e308 ms at data row 2 overflows the statistics (accepted: 1e-40 to 1e+40 ms)"]
+
+
+def test_number_beyond_double_is_out_of_range(run, tmp_path):
+    f = tmp_path / "r.csv"
+    f.write_text("iteration,ms\n0,1e400\n1,5\n2,6\n")
+    warnings = compare_json(run, f)["runs"][0]["warnings"]
+    assert "1 invalid value(s) skipped (first: data row 1: time 1e400 out of range (beyond a double))" in warnings
+
+
+NON_FINITE = re.compile(r"(?<![a-z])-?(nan|inf|infinity)(?![a-z])", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("base_times,other_times", [
+    ([10.0], [12.0]),                      # one reading each
+    ([10.0] * 5, [10.0] * 5),              # no spread at all
+    ([1e39, 2e39, 3e39], [1e-39, 2e-39]),  # the extremes of the accepted range
+])
+def test_no_output_format_prints_non_finite_numbers(run, tmp_path, base_times, other_times):
+    base, other = write_csv(tmp_path / "a.csv", base_times), write_csv(tmp_path / "b.csv", other_times)
+    html = tmp_path / "r.html"
+    outputs = []
+    for fmt in ("text", "json", "csv", "markdown"):
+        r = run("bench", "compare", "-f", fmt, "--html", html, "--batch-size", "4", base, other)
+        assert r.returncode == 0, r.stderr
+        outputs += [r.stdout, html.read_text()]
+    for out in outputs:
+        assert not NON_FINITE.search(out), NON_FINITE.search(out)

@@ -177,7 +177,7 @@ def test_trace_compare_units(run, fixtures, tmp_path):
                       traces / "resnet50_bf16_channels_last.json.gz")
     assert_units_and_alignment(root)
     header, _ = table_with_header(root, "op type")
-    assert [h for h, _ in header][1:3] == ["baseline (ms)", "target (ms)"]
+    assert [h for h, _ in header][1:3] == ["baseline (ms/step)", "target (ms/step)"]
 
 
 def test_bar_and_line_chart_ticks_are_round(run, fixtures, tmp_path):

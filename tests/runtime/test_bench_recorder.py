@@ -257,5 +257,8 @@ def test_recording_is_read_by_bench_compare(tmp_path):
     doc = json.loads(r.stdout)
     assert [x["label"] for x in doc["runs"]] == ["slow", "fast"]
     step = doc["runs"][1]["vs_baseline"][0]
-    assert step["metric"] == "step_time" and step["verdict"] == "faster"
+    # sleep() on a busy machine can jitter past the 10 % CV limit; then no direction may be claimed.
+    noisy = any(w.startswith("too noisy") for run_doc in doc["runs"] for w in run_doc["warnings"])
+    assert step["metric"] == "step_time" and step["verdict"] == ("inconclusive" if noisy else "faster")
+    assert step["ratio"] < 0.5
     assert doc["runs"][0]["memory_kind"] == "rss" and doc["runs"][0]["device"] == "cpu"

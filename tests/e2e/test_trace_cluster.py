@@ -1,0 +1,117 @@
+"""`banjia trace summary` with several inputs: a cluster view only for distinct ranks of one job (rank
+ids from Kineto's distributedInfo / torch_npu's profiler_info), findings once per pattern, not per
+step, and --top on the ops table. Expected values come from the events written here or read with
+plain Python."""
+import csv
+import gzip
+import io
+import json
+
+import pytest
+
+import trace_oracle as oracle
+
+HTA = "kineto/hta"
+H200 = "gpu-h200/traces"
+
+
+def summary(run, *args):
+    r = run("trace", "summary", *args, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def kineto_trace(path, syncs_per_step, rank=None, world_size=None, pretty=False):
+    """One GPU kernel and `syncs_per_step[i]` cudaStreamSynchronize calls in each ProfilerStep#i."""
+    events, t = [], 0
+    for i, syncs in enumerate(syncs_per_step):
+        events.append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{i}", "pid": 1, "tid": 1,
+                       "ts": t, "dur": 1000})
+        events.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+                       "ts": t + 1, "dur": 2, "args": {"correlation": i + 1}})
+        events.append({"ph": "X", "cat": "kernel", "name": "sm90_gemm_kernel", "pid": 0, "tid": 7, "ts": t + 5,
+                       "dur": 50, "args": {"correlation": i + 1, "device": 0}})
+        for k in range(syncs):
+            events.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamSynchronize", "pid": 1, "tid": 1,
+                           "ts": t + 100 + 15 * k, "dur": 5})
+        t += 2000
+    doc = {"traceEvents": events}
+    if rank is not None:
+        doc["distributedInfo"] = {"backend": "nccl", "rank": rank}
+        if world_size is not None:
+            doc["distributedInfo"]["world_size"] = world_size
+    path.write_text(json.dumps(doc, indent=1) if pretty else json.dumps(doc))
+    return path
+
+
+def distributed_info(path):
+    with gzip.open(path, "rt") as f:
+        return json.load(f).get("distributedInfo", {})
+
+
+def test_ranks_of_one_job_form_a_cluster(run, tmp_path):
+    # One minified (parsed whole) and one pretty-printed (parsed in parts): both readers find the rank.
+    a = kineto_trace(tmp_path / "r0.json", [1, 1], rank=0, world_size=2)
+    b = kineto_trace(tmp_path / "r1.json", [1, 1], rank=1, world_size=2, pretty=True)
+    s = summary(run, a, b)["summary"]
+    assert [r["rank"] for r in s["cluster"]["ranks"]] == [0, 1]
+    assert "not_a_cluster" not in s
+
+
+def test_unrelated_traces_are_not_a_cluster(run, fixtures):
+    a, b = fixtures / H200 / "resnet50_fp32.json.gz", fixtures / H200 / "gpt2_sdpa_bf16.json.gz"
+    assert distributed_info(a) == {} and distributed_info(b) == {}  # neither records a rank
+    s = summary(run, a, b)["summary"]
+    assert "cluster" not in s and len(s["traces"]) == 2
+    assert s["not_a_cluster"].startswith(f"{a} records no rank")
+    text = run("trace", "summary", a, b).stdout
+    assert "slow rank" not in text and "cluster (mean per step" not in text
+    assert f"no cluster view: {a} records no rank" in text
+
+
+def test_ranks_of_different_jobs_are_not_a_cluster(run, fixtures):
+    a = fixtures / HTA / "ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"
+    b = fixtures / HTA / "cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"
+    wa, wb = distributed_info(a)["world_size"], distributed_info(b)["world_size"]
+    assert wa != wb
+    s = summary(run, a, b)["summary"]
+    assert "cluster" not in s
+    assert s["not_a_cluster"] == f"world sizes differ: {wa} in {a}, {wb} in {b}"
+
+
+def test_the_same_rank_twice_is_not_a_cluster(run, tmp_path):
+    a = kineto_trace(tmp_path / "a.json", [1], rank=0, world_size=2)
+    b = kineto_trace(tmp_path / "b.json", [1], rank=0, world_size=2)
+    s = summary(run, a, b)["summary"]
+    assert "cluster" not in s and s["not_a_cluster"] == f"{a} and {b} are both rank 0"
+
+
+def test_npu_ranks_of_one_output_form_a_cluster(run, fixtures):
+    level = fixtures / "ascend/msinsight/text/level1"
+    ranks = [json.loads((level / f"rank{r}_ascend_pt/profiler_info_{r}.json").read_text())["rank_id"] for r in (0, 1)]
+    s = summary(run, level)["summary"]
+    assert [r["rank"] for r in s["cluster"]["ranks"]] == ranks
+
+
+def test_a_finding_that_repeats_every_step_is_reported_once(run, tmp_path):
+    syncs = [40, 35, 10, 50]
+    path = kineto_trace(tmp_path / "t.json", syncs)
+    threshold = 32  # excessive-sync: >= 32 sync points in a step (docs/trace.md)
+    firing = [f"ProfilerStep#{i}" for i, n in enumerate(syncs) if n >= threshold]
+    found = [f for f in summary(run, path)["findings"] if f["rule"] == "excessive-sync"]
+    assert len(found) == 1
+    assert f"{len(firing)} steps ({', '.join(firing)})" in found[0]["message"]
+    assert found[0]["evidence"] == "; ".join(f"{s}: {syncs[int(s.split('#')[1])]} sync points" for s in firing)
+
+
+def test_ops_table_honours_top(run, fixtures):
+    path = fixtures / H200 / "resnet50_fp32.json.gz"
+    names = oracle.op_totals(oracle.load(path))
+    for top in (3, 1000):
+        r = run("trace", "summary", path, "--format", "csv", "--table", "ops", "--top", str(top))
+        assert r.returncode == 0, r.stderr
+        rows = list(csv.DictReader(io.StringIO(r.stdout)))
+        assert len(rows) == min(top, len(names))
+        selfs = [float(x["self_us"]) for x in rows]
+        assert selfs == sorted(selfs, reverse=True)
+    assert {x["op"] for x in rows} == set(names)
