@@ -20,15 +20,23 @@ html::LineChart error_chart(const CompareResult& r) {
   chart.x_label = "entry index in A's execution order (module name under the ticks)";
   chart.y_label = "error (log scale)";
   chart.log_y = true;
-  html::LineSeries rel{"relative L2 error ‖a−b‖/‖b‖", {}}, cos{"1 − cosine", {}};
+  html::LineSeries rel{"relative L2 error ‖a−b‖/‖b‖", {}}, cos{"1 − cosine", {}}, floor{"noise floor", {}};
   for (const EntryResult& e : r.entries) {
     bool ok = e.metrics.has_value();
     rel.y.push_back(ok && e.metrics->rel_l2_err > 0 ? e.metrics->rel_l2_err : NAN);
     double c = ok ? 1.0 - e.metrics->cosine : NAN;
     cos.y.push_back(c > 0 ? c : NAN);
+    floor.y.push_back(e.noise.assessed && e.noise.floor > 0 ? e.noise.floor : NAN);
     chart.x_names.push_back(display_module(*e.a));
   }
-  chart.series = {rel, cos};
+  chart.series = {rel, cos, floor};
+  if (r.suspect) {
+    const EntryResult& e = r.entries[*r.suspect];
+    chart.markers.push_back({static_cast<double>(*r.suspect),
+                             fmt::format("suspect: #{} {} ({:.1f}x its noise floor)", *r.suspect,
+                                         display_module(*e.a), e.noise.ratio),
+                             "#a0a"});
+  }
   if (r.first_divergence) {
     const EntryResult& e = r.entries[*r.first_divergence];
     chart.markers.push_back({static_cast<double>(*r.first_divergence),
@@ -46,9 +54,10 @@ std::string entries_table(const CompareResult& r) {
     const EntryResult& e = r.entries[i];
     const PairMetrics* m = e.metrics ? &*e.metrics : nullptr;
     auto f = [&](double v) { return m ? fmt::format("{:.4g}", v) : std::string("-"); };
+    auto noise = [&](double v) { return e.noise.assessed ? fmt::format("{:.3g}", v) : std::string("-"); };
     rows.push_back({{std::to_string(i), e.a->key, std::string(status_name(e.status)), f(m ? m->cosine : 0),
-                     f(m ? m->max_abs_err : 0), f(m ? m->max_rel_err : 0), f(m ? m->rel_l2_err : 0), e.msprobe_result,
-                     e.message},
+                     f(m ? m->max_abs_err : 0), f(m ? m->max_rel_err : 0), f(m ? m->rel_l2_err : 0),
+                     noise(e.noise.floor), noise(e.noise.ratio), e.msprobe_result, e.message},
                     status_class(e.status)});
   }
   return html::table({{"#", Align::kNumber},
@@ -58,6 +67,8 @@ std::string entries_table(const CompareResult& r) {
                       {"max abs err", Align::kNumber},
                       {"max rel err", Align::kNumber},
                       {"rel L2 err", Align::kNumber},
+                      {"noise floor", Align::kNumber},
+                      {"error / floor (x)", Align::kNumber},
                       {"msprobe", Align::kText},
                       {"message", Align::kText}},
                      rows);
@@ -92,6 +103,16 @@ std::string render_html(const Dump& a, const Dump& b, const CompareResult& r) {
     if (i)
       body += fmt::format("<p>{}: #{} <code>{}</code></p>", label, *i, html::escape(r.entries[*i].a->key));
   };
+  if (r.suspect) {
+    const EntryResult& e = r.entries[*r.suspect];
+    body += fmt::format("<p><strong>Suspect</strong>: #{} <code>{}</code> ({}): error {:.3g} is {:.1f}x its noise floor "
+                        "{:.3g} (inputs' error {:.3g})</p>",
+                        *r.suspect, html::escape(e.a->key), phase_name(e.noise.phase), e.noise.error, e.noise.ratio,
+                        e.noise.floor, e.noise.input_error);
+  } else {
+    body += fmt::format("<p>Suspect: none (no module's error exceeds its noise floor by more than {:g}x)</p>",
+                        r.clear_factor);
+  }
   note("First divergence", r.first_divergence);
   note("First nan/inf in A", r.first_nonfinite_a);
   note("First nan/inf in B", r.first_nonfinite_b);
