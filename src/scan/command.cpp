@@ -47,7 +47,7 @@ void write_rewrite(JsonWriter& w, const scan::Rule& r) {
   }
   const std::pair<const char*, const std::string*> expressions[] = {
       {"value", &r.value_expression}, {"compare", &r.compare_expression},
-      {"specific", &r.specific_expression}, {"indexed", &r.indexed_expression}};
+      {"specific", &r.specific_expression}, {"indexed", &r.indexed_expression}, {"ids", &r.ids_expression}};
   for (const auto& [key, text] : expressions)
     if (!text->empty()) w.field(key, *text);
   w.end_object();

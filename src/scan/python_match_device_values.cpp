@@ -65,6 +65,35 @@ void expression_edit(const PythonAnalysis& a, const DeviceValue& d, const Rule& 
   m.closing_edit = TextEdit{end, end, close};
 }
 
+// `torch.device("cuda", i)`: the whole call becomes the rule's `indexed` template around the index
+// argument ({index}), since the type and the index must change together (the CPU has no device with
+// an index: torch.device('cpu', 0) is not the device of CPU tensors). The opening replaces the call
+// up to the index, the closing the rest, so that edits inside the index still apply.
+bool indexed_device_edit(const PythonAnalysis& a, const DeviceValue& d, const Rule& rule, PyMatch& m) {
+  const uint32_t open = d.lit.first_sig - 1;
+  if (rule.indexed_expression.empty() || d.role != ValueRole::sink || d.specific || !d.lit.complete ||
+      d.lit.first_sig == 0 || !a.view.is_op(open, "(") || callee_of(a, open).qualified != "torch.device")
+    return false;
+  const auto args = python::call_arguments(a.view, open);
+  const python::CallArg* index = python::find_positional(args, 1);
+  if (args.size() != 2 || args[0].first_sig != d.lit.first_sig || args[0].last_sig != d.lit.last_sig || !index)
+    return false;
+  uint32_t callee_first = open - 1;  // back over the dotted callee chain: torch . device
+  while (callee_first >= 2 && a.view.is_op(callee_first - 1, ".") && a.sig_is_name(callee_first - 2)) callee_first -= 2;
+  const size_t at = rule.indexed_expression.find("{index}");
+  if (at == std::string::npos) return false;
+  std::string before = rule.indexed_expression.substr(0, at), after = rule.indexed_expression.substr(at + 7);
+  if (a.text().substr(a.sig_token(d.lit.first_sig).begin, d.lit.value_offset - a.sig_token(d.lit.first_sig).begin).find('"') !=
+      std::string_view::npos) {
+    std::replace(before.begin(), before.end(), '\'', '"');
+    std::replace(after.begin(), after.end(), '\'', '"');
+  }
+  const auto close = static_cast<uint32_t>(a.view.match[open]);
+  m.edit = TextEdit{a.sig_token(callee_first).begin, a.sig_token(index->first_sig).begin, before};
+  m.closing_edit = TextEdit{a.sig_token(index->last_sig).end, a.sig_token(close).end, after};
+  return true;
+}
+
 std::string lines_text(const std::vector<uint32_t>& lines) {
   std::string s;
   for (size_t i = 0; i < lines.size() && i < 3; ++i) s += (i ? ", " : "") + std::to_string(lines[i]);
@@ -106,6 +135,7 @@ void match_device_values(const PythonAnalysis& a, const RuleCatalog& rules, cons
                                   "banjia can follow); change both together",
                                   d.key, lines_text(dec.blocking_lines));
         } else if (m.rule->fix == FixKind::automatic && m.rule->rewrite == RewriteKind::device_expression) {
+          if (d.kind == ValueKind::device && indexed_device_edit(a, d, *m.rule, m)) break;
           expression_edit(a, d, *m.rule, d.kind == ValueKind::device ? kCudaDevice : kNccl, m);
         } else if (m.rule->fix == FixKind::automatic) {
           m.edit = replace_in_value(d.lit, m.rule->rewrite_from, m.rule->rewrite_to);

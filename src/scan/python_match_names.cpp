@@ -230,7 +230,7 @@ class NameMatcher {
         rename_use(ref, *r, m);
       } else if (r->rewrite == RewriteKind::rename_call) {
         std::string why;
-        m.edit = rename_call_edit(a_, ref, *r, why);
+        m.edit = rename_call_edit(a_, ref, *r, m.closing_edit, why);
         if (!m.edit) {
           m.blocked = true;
           m.message = why;

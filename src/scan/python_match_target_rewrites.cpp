@@ -1,5 +1,6 @@
 // Rewrites that a migration target other than torch_npu needs (rule_catalog.h, [rule.target.NAME]):
-// a name replaced by another name or by a call with extra arguments (`rename-call`), and `.cuda(...)`
+// a name replaced by another name, by a call with extra arguments or by a whole-call template with
+// `{args}` (`rename-call`), and `.cuda(...)`
 // replaced by `.to(<device>, ...)` (`method-to`). Each either yields an edit or says why it cannot.
 #include <algorithm>
 
@@ -58,10 +59,41 @@ bool has_comment_between(const PythonAnalysis& a, uint32_t first_tok, uint32_t l
   return false;
 }
 
+constexpr std::string_view kArgs = "{args}";
+
+// A whole-call template "(NEW({args}) if COND else None)": the call, from its first name to its
+// closing parenthesis, becomes the template around its own argument text. The opening (up to the
+// call's "(") and the closing (its ")") are separate edits, so that edits inside the arguments still
+// apply. The template spells `torch` itself, so the call must too.
+std::optional<TextEdit> whole_call_edit(const PythonAnalysis& a, const python::DottedRef& ref, const Rule& r,
+                                        std::string_view to, size_t args_at, bool spelled_as_written,
+                                        std::optional<TextEdit>& closing, std::string& why) {
+  const std::string_view new_call = to.substr(0, args_at);
+  if (!spelled_as_written || !ref.is_call) {
+    why = "write this use as " + std::string(to) + " by hand ({args}: the call's arguments)";
+    return std::nullopt;
+  }
+  const int32_t close = a.view.match[ref.call_open_sig];
+  if (close < 0) {
+    why = "rewrite this call by hand";
+    return std::nullopt;
+  }
+  if (r.positional_only)
+    for (const auto& arg : python::call_arguments(a.view, ref.call_open_sig))
+      if (arg.position < 0) {
+        why = std::string(new_call) + " takes its arguments positionally only: pass them so, then migrate again";
+        return std::nullopt;
+      }
+  const auto& close_tok = a.sig_token(static_cast<uint32_t>(close));
+  closing = TextEdit{close_tok.begin, close_tok.end, std::string(to.substr(args_at + kArgs.size()))};
+  return TextEdit{a.tokens.tokens[ref.first_tok(a.view)].begin, a.sig_token(ref.call_open_sig).end,
+                  std::string(to.substr(0, args_at))};
+}
+
 }  // namespace
 
 std::optional<TextEdit> rename_call_edit(const PythonAnalysis& a, const python::DottedRef& ref, const Rule& r,
-                                         std::string& why) {
+                                         std::optional<TextEdit>& closing, std::string& why) {
   const auto q = split_dots(ref.qualified);
   size_t components = 0;
   const auto* entry = rename_for(r, q, components);
@@ -70,6 +102,13 @@ std::optional<TextEdit> rename_call_edit(const PythonAnalysis& a, const python::
     return std::nullopt;
   }
   const std::string& to = entry->second;
+  if (const size_t args_at = to.find(kArgs); args_at != std::string::npos) {
+    const std::string_view head = a.sig_text(ref.first_sig);
+    const python::ImportBinding* b = a.imports.binding_for(head);
+    const bool torch_as_written = head == "torch" && (!b || (b->target == "torch" && b->origin == python::BindingOrigin::import_statement));
+    return whole_call_edit(a, ref, r, to, args_at, torch_as_written && components == q.size() && ref.name_count() == q.size(),
+                           closing, why);
+  }
   const size_t paren = to.find('(');
   const std::string new_name = to.substr(0, paren);
   const std::string_view root = first_component(new_name);

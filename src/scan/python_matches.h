@@ -54,10 +54,11 @@ void match_env_names(const PythonAnalysis& a, const RuleCatalog& rules, const En
 void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
 
 // Target rewrites (python_match_target_rewrites.cpp): the edit, or nullopt with `why` said.
-// rename-call at a use of a qualified name; method-to at `.cuda(` whose name is at sig index name_sig
+// rename-call at a use of a qualified name (closing: what a whole-call template writes in place of the
+// call's ")"); method-to at `.cuda(` whose name is at sig index name_sig
 // (index_names: the names the device-index rule knows to hold integer device indices).
 std::optional<TextEdit> rename_call_edit(const PythonAnalysis& a, const python::DottedRef& ref, const Rule& r,
-                                         std::string& why);
+                                         std::optional<TextEdit>& closing, std::string& why);
 std::optional<TextEdit> method_to_edit(const PythonAnalysis& a, uint32_t name_sig, const Rule& r,
                                        const std::vector<std::string>& index_names, std::string& why);
 

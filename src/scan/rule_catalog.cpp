@@ -28,6 +28,7 @@ const std::pair<std::string_view, RewriteKind> kRewriteKinds[] = {
     {"rename-last", RewriteKind::rename_last},           {"replace-in-string", RewriteKind::replace_in_string},
     {"rename-env", RewriteKind::rename_env},             {"rename-call", RewriteKind::rename_call},
     {"device-expression", RewriteKind::device_expression}, {"method-to", RewriteKind::method_to},
+    {"device-from-index", RewriteKind::device_from_index},
 };
 
 std::vector<std::string> string_list(const toml::table& t, std::string_view key, const std::string& where) {
@@ -72,9 +73,11 @@ void parse_migration(const toml::table& t, Rule& r, const std::string& where) {
     r.compare_expression = (*w)["compare"].value_or(r.value_expression);
     r.indexed_expression = (*w)["indexed"].value_or(std::string());
     r.specific_expression = (*w)["specific"].value_or(std::string());
+    r.ids_expression = (*w)["ids"].value_or(std::string());
     if (r.rewrite == RewriteKind::rename_call && r.renames.empty())
       throw InputError(where, "a rename-call rewrite needs a `names` table");
-    if ((r.rewrite == RewriteKind::device_expression || r.rewrite == RewriteKind::method_to) && r.value_expression.empty())
+    if ((r.rewrite == RewriteKind::device_expression || r.rewrite == RewriteKind::method_to ||
+         r.rewrite == RewriteKind::device_from_index) && r.value_expression.empty())
       throw InputError(where, "a " + rk + " rewrite needs a `value`");
   }
   if ((r.fix == FixKind::automatic) != (r.rewrite != RewriteKind::none))

@@ -45,6 +45,7 @@ enum class RewriteKind {
                       // `to` with "(...)" is a call template: torch.amp.GradScaler({device_type}, ...)
   device_expression,  // "cuda:0" -> (<value> + ':0'), compared: <compare>; the literal becomes an expression
   method_to,          // `.cuda(...)` -> `.to(<value>, ...)`; an index argument i -> `.to(<indexed>)`
+  device_from_index,  // an index `rank` where a device goes -> <value> with {index} = rank
 };
 
 struct RuleExample {
@@ -92,8 +93,9 @@ struct Rule {
   std::string value_expression;    // device_expression, method_to: what a value (or `.cuda()`) becomes
   std::string compare_expression;  // device_expression: what a compared value becomes
   std::string specific_expression; // device_expression: what a value naming one device becomes ({rest}: after "cuda")
-  std::string indexed_expression;  // method_to: `.cuda(i)` with an index i ({index})
+  std::string indexed_expression;  // method_to: `.cuda(i)`; device_expression: `torch.device("cuda", i)` ({index})
   std::string index_spelling;      // device_index: the explicit device for an index ({index}) in messages
+  std::string ids_expression;      // device_from_index: DistributedDataParallel's device_ids/output_device ({ids})
 
   std::vector<RuleExample> examples;
 

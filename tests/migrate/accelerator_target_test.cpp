@@ -67,7 +67,7 @@ TEST(AcceleratorTarget, EditsInsideAWrappedDeviceValueApplyInTheSamePass) {
 
 TEST(AcceleratorTarget, WhatHasNoDeviceAgnosticFormStaysAndIsReported) {
   const std::string src =
-      "import torch\nimport os\nok = torch.cuda.is_bf16_supported()\nif x.is_cuda:\n    pass\n"
+      "import torch\nimport os\nname = torch.cuda.get_device_name(0)\nif x.is_cuda:\n    pass\n"
       "os.environ['CUDA_VISIBLE_DEVICES'] = '0'\nm = m.cuda(dev)\n";
   auto fr = rw(src);
   EXPECT_EQ(fr.rewritten, src);
@@ -75,6 +75,44 @@ TEST(AcceleratorTarget, WhatHasNoDeviceAgnosticFormStaysAndIsReported) {
   EXPECT_TRUE(left_for_a_person(fr, "tensor-is-cuda"));
   EXPECT_TRUE(left_for_a_person(fr, "cuda-env-var"));
   EXPECT_TRUE(left_for_a_person(fr, "tensor-cuda-call"));
+}
+
+// An indexed device is the accelerator with that index or the CPU: never torch.device('cpu', i),
+// which CPU tensors do not report, and never a bare integer, which fails without an accelerator.
+constexpr const char* kIndexedOpen = "(torch.device(torch.accelerator.current_accelerator().type, ";
+constexpr const char* kIndexedClose = ") if torch.accelerator.is_available() else torch.device('cpu'))";
+
+TEST(AcceleratorTarget, AnIndexedDeviceBecomesTheAcceleratorOrTheCpu) {
+  auto fr = rw("import torch\nd = torch.device('cuda', torch.cuda.current_device())\nx = x.to(local_rank)\n"
+               "y = torch.zeros(2, device=args.gpu)\nz = z.to(device)\n");
+  EXPECT_EQ(fr.rewritten, std::string("import torch\nd = ") + kIndexedOpen + "torch.accelerator.current_device_index()" +
+                              kIndexedClose + "\nx = x.to(" + kIndexedOpen + "local_rank" + kIndexedClose +
+                              ")\ny = torch.zeros(2, device=" + kIndexedOpen + "args.gpu" + kIndexedClose +
+                              ")\nz = z.to(device)\n");
+  EXPECT_EQ(rw(fr.rewritten).rewritten, fr.rewritten);
+}
+
+TEST(AcceleratorTarget, SelectingADeviceHappensOnlyWithAnAccelerator) {
+  auto fr = rw("import torch\nimport torch as th\ntorch.cuda.set_device(\n    torch.cuda.current_device())\nth.cuda.set_device(0)\n");
+  EXPECT_EQ(fr.rewritten,
+            "import torch\nimport torch as th\n(torch.accelerator.set_device_index(\n    torch.accelerator.current_device_index()) "
+            "if torch.accelerator.is_available() else None)\nth.cuda.set_device(0)\n");
+  EXPECT_TRUE(left_for_a_person(fr, "torch-cuda-api"));  // th is no module the template can spell
+  EXPECT_EQ(rw(fr.rewritten).rewritten, fr.rewritten);
+}
+
+TEST(AcceleratorTarget, DistributedDataParallelGetsNoDeviceIdsOnTheCpu) {
+  auto fr = rw("import torch\nfrom torch.nn.parallel import DistributedDataParallel as DDP\n"
+               "m = DDP(model, device_ids=[args.gpu], output_device=args.gpu)\n"
+               "n = torch.nn.parallel.DistributedDataParallel(model, device_ids=[local_rank])\n"
+               "o = DDP(model, device_ids=[device])\n");
+  EXPECT_EQ(fr.rewritten,
+            "import torch\nfrom torch.nn.parallel import DistributedDataParallel as DDP\n"
+            "m = DDP(model, device_ids=[args.gpu] if torch.accelerator.is_available() else None, "
+            "output_device=args.gpu if torch.accelerator.is_available() else None)\n"
+            "n = torch.nn.parallel.DistributedDataParallel(model, device_ids=[local_rank] if torch.accelerator.is_available() else None)\n"
+            "o = DDP(model, device_ids=[device])\n");
+  EXPECT_EQ(rw(fr.rewritten).rewritten, fr.rewritten);
 }
 
 TEST(AcceleratorTarget, ShellScriptsAreKeptAndTheirCudaVariablesReported) {
