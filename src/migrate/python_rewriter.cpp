@@ -1,6 +1,8 @@
 #include "migrate/python_rewriter.h"
 
 #include <algorithm>
+
+#include <fmt/format.h>
 #include <tuple>
 
 #include "common/errors.h"
@@ -177,9 +179,20 @@ FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, con
   }
   scan::TreeContext tree{seeds, &fr.questions};
   auto matches = scan::match_python(*a, rules, &tree);
+  // The accelerator target writes `torch.accelerator...`: in a file where `torch` names something
+  // else (`from torch.cuda.amp import torch`) that text would mean something else, so it stays.
+  const auto torch_binding = a->imports.resolve("torch");
+  const bool torch_rebound = options.target != scan::kTargetNpu && torch_binding && *torch_binding != "torch";
   std::vector<scan::TextEdit> edits;
   for (const auto& m : matches) {
     Finding f = scan::finding_for_match(*a, m, display);
+    if (torch_rebound && m.edit && m.edit->text.find("torch.") != std::string::npos) {
+      f.fix = FixKind::manual;
+      f.replacement.reset();
+      f.message += fmt::format("; not rewritten: `torch` in this file is {}, not the torch module", *torch_binding);
+      fr.leftovers.push_back(std::move(f));
+      continue;
+    }
     if (m.edit && !m.blocked && m.rule->fix == FixKind::automatic) {
       edits.push_back(*m.edit);
       Change c;

@@ -141,3 +141,16 @@ TEST(AcceleratorTarget, OutputTokenizesAndMigratesToItselfOverTheSeedsAndExample
   }
   EXPECT_GE(changed, 8u);
 }
+
+TEST(AcceleratorTarget, FileWhereTorchNamesSomethingElseKeepsTheDeviceText) {
+  // `torch` here is torch.cuda.amp's attribute, not the module: `torch.accelerator...` written into
+  // this file would resolve to torch.cuda.amp.torch.accelerator (found by fuzz_rewrite).
+  const std::string src = "from torch.cuda.amp import torch\nx = x.to(f'cuda:{r}')\n";
+  auto fr = rw(src);
+  EXPECT_EQ(fr.rewritten, src);
+  bool said = false;
+  for (const auto& f : fr.leftovers)
+    said = said || f.message.find("`torch` in this file is torch.cuda.amp.torch") != std::string::npos;
+  EXPECT_TRUE(said);
+  EXPECT_EQ(rw(fr.rewritten).rewritten, fr.rewritten);
+}
