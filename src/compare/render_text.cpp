@@ -44,8 +44,13 @@ std::string render_text(const Dump& a, const Dump& b, const CompareResult& r, si
     out += fmt::format("suspect: {} [{}] error {} is {:.1f}x its noise floor {} (inputs' error {})\n",
                        where(r.suspect), phase_name(n.phase), g(n.error), n.ratio, g(n.floor), g(n.input_error));
   } else {
-    out += fmt::format("suspect: none (no module's error exceeds its noise floor by more than {:g}x)\n",
-                       r.clear_factor);
+    size_t structural = 0;
+    for (const EntryResult& e : r.entries) structural += e.status == Status::kFail && !e.noise.assessed;
+    out += fmt::format("suspect: none (no module's error exceeds its noise floor by more than {:g}x){}\n",
+                       r.clear_factor,
+                       structural ? fmt::format("; {} {} on nan/inf positions or shapes instead", structural,
+                                                structural == 1 ? "entry fails" : "entries fail")
+                                  : "");
   }
   if (!r.gradient_ranking.empty()) {
     out += "parameter gradients beyond their noise floor:";
