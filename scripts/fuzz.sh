@@ -41,7 +41,7 @@ ninja -C "$BUILD" -j "${FUZZ_JOBS:-$(nproc)}" "${HARNESSES[@]/#/fuzz_}" >/dev/nu
 
 # One harness per CPU at a time, each pinned to its CPU: the trace readers start threads, and on a
 # virtual machine every munmap in a process whose threads ran on two CPUs interrupts the other CPU
-# for a TLB shootdown; pinned, fuzz_trace_json runs about twice as many inputs per second (FUZZING.md).
+# for a TLB shootdown; pinned, fuzz_trace_json runs about twice as many inputs per second (docs/fuzzing.md).
 # Without taskset the harnesses run one after another, unpinned.
 SLOTS=(any)
 if command -v taskset >/dev/null; then

@@ -3,7 +3,7 @@
 #   the C++ suite (GoogleTest via ctest); the types (mypy --strict, settings in pyproject.toml); the CLI
 #   end-to-end, Python runtime, simulated-NPU and knowledge-base (data/) tests (pytest in .venv); the wheel, installed into a
 #   fresh venv; then one clang build with ASan + UBSan and libFuzzer instrumentation: the C++ suite and
-#   the CLI tests under the sanitizers, and a fuzz smoke run of every harness (FUZZING.md).
+#   the CLI tests under the sanitizers, and a fuzz smoke run of every harness (docs/fuzzing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
@@ -44,5 +44,5 @@ echo "== CLI end-to-end tests under sanitizers"
 # The simulated-NPU runs exercise Python, not the binary: they ran above.
 BANJIA_BIN="$PWD/build-asan/src/banjia" "$PY" -m pytest -q tests/e2e --ignore=tests/e2e/test_migrated_examples_run.py
 
-echo "== fuzz smoke (libFuzzer: each harness for 20 s on its corpus; see FUZZING.md)"
+echo "== fuzz smoke (libFuzzer: each harness for 20 s on its corpus; see docs/fuzzing.md)"
 FUZZ_BUILD_DIR=build-asan bash scripts/fuzz.sh 20

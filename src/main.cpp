@@ -24,9 +24,9 @@ int main(int argc, char** argv) {
       {"scan", banjia::register_scan},   {"migrate", banjia::register_migrate},
       {"env", banjia::register_env},     {"trace", banjia::register_trace},
       {"compare", banjia::register_compare}, {"bench", banjia::register_bench}};
-  // `banjia VERB ...` registers only VERB: building every verb's options and help text was most of
-  // what banjia did before reading its input (a scan of one file). Anything else (`--help`, no verb,
-  // a misspelt one) registers them all, so the listing and CLI11's messages are the same as ever.
+  // `banjia VERB ...` registers only VERB: building every verb's options and help text would be most
+  // of what banjia does before reading its input (a scan of one file). Anything else (`--help`, no
+  // verb, a misspelt one) registers them all, so the listing and CLI11's messages list every verb.
   const auto named = argc > 1 ? std::find_if(std::begin(kVerbs), std::end(kVerbs),
                                              [&](const auto& v) { return v.first == argv[1]; })
                               : std::end(kVerbs);

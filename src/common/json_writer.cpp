@@ -14,7 +14,7 @@ namespace banjia {
 namespace {
 // The end of the run from i of bytes a JSON string holds as they are: ASCII from 0x20 up but '"' and
 // '\\'. Sixteen bytes per step with SSE2 (x86-64's baseline): reports are mostly such runs (paths,
-// messages, sources), and the byte loop was most of the time spent writing one.
+// messages, sources), and a byte loop would be most of the time spent writing one.
 #ifdef __SSE2__
 // Bit k is set when byte k of x must not be copied as it is. Signed compare: bytes >= 0x80 are
 // negative, so one test finds them and the control bytes.

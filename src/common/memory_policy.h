@@ -6,8 +6,8 @@
 namespace banjia {
 
 // Serve blocks up to 32 MB from the heap and keep freed memory there for reuse, instead of mapping
-// fresh zeroed pages for each large block and handing them back on free: page faults were a fifth
-// of `trace`'s CPU time on a 1 GB trace and a tenth of `scan`'s on Debian's torch package (whose
+// fresh zeroed pages for each large block and handing them back on free: without this, page faults
+// are a fifth of `trace`'s CPU time on a 1 GB trace and a tenth of `scan`'s on Debian's torch package (whose
 // per-file buffers grow and are regrown file after file). Process-wide; banjia runs one verb.
 void keep_freed_memory_for_reuse();
 
@@ -21,7 +21,7 @@ void keep_freed_memory_for_reuse();
 // `glibc.malloc.hugetlb=1` tunable does, which only the environment can set. Memory is only
 // reserved: pages are touched (and resident) as malloc hands them out. Where the kernel has
 // transparent huge pages off, or the heap is not where malloc grows it, this changes nothing but
-// the arena count. The heap is never trimmed after it (a reserve over the trim threshold was handed
+// the arena count. The heap is never trimmed after it (a reserve over the trim threshold would be handed
 // back at the first free). Once per process; returns the bytes advised (0 when none, or called before).
 size_t back_heap_with_huge_pages(size_t reserve = size_t{64} << 20);
 

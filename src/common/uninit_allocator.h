@@ -1,11 +1,11 @@
 // An allocator for the large per-file buffers a scan reuses across files (token and index arrays):
 //  - its value-less construct() default-initialises: for trivial types, resize() then leaves new
 //    elements unwritten instead of zeroing them (they are fully overwritten right after resizing,
-//    and the zeroing was a measurable share of the work);
+//    and the zeroing is a measurable share of the work);
 //  - blocks of 2 MiB or more are mapped on their own, 2 MiB-aligned, and advised for transparent
 //    huge pages: first touching a 4 MB token array then costs 2 page faults instead of 1,000. Page
-//    faults were a tenth of a whole scan's time (measured: BENCHMARKS.md), and malloc would also
-//    hand such blocks back to the kernel on free, to fault them in again for the next large file.
+//    faults are otherwise a tenth of a whole scan's time, and malloc would also hand such blocks
+//    back to the kernel on free, to fault them in again for the next large file.
 #pragma once
 #include <sys/mman.h>
 

@@ -110,7 +110,7 @@ int run_translate(const TranslateArgs& a) {
     std::string result = translate_env_file(text, kind, edits, &notes, options);
     changed = changed || result != text;
     // Report every edit and note on stderr (stdout stays the translated file), in the order of the
-    // file as a compiler would: a note on line 3 after line 5's edit was easy to miss. An edit comes
+    // file as a compiler would: a note on line 3 after line 5's edit is easy to miss. An edit comes
     // before a note at the same place (stable sort).
     struct Message {
       int line, column;

@@ -12,8 +12,9 @@
 namespace banjia::env {
 
 // A blank inside a Dockerfile line: space, tab, or a carriage return (CRLF line ends, stray CRs).
-// The one definition for every reader here: where two of them disagreed, an emptied value made a
-// line that one thought blank and the other did not (FUZZING.md 24).
+// The one definition for every reader here: two readers that disagree on blanks let an emptied value
+// leave a line that one thinks blank and the other does not (docs/fuzzing.md,
+// dockerfile-value-after-carriage-returns).
 inline bool is_line_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 struct DockerfileInstruction {
@@ -27,10 +28,10 @@ struct DockerfileInstruction {
 DockerfileInstruction read_instruction(std::string_view text, size_t begin);
 
 // text[from, instruction.end) lexed as shell the way Docker sees it: without the dropped lines
-// (`ENV A=\`, `# note`, `4` sets A=4; lexed with the comment line, it read `A=#` and an assignment
-// inside the comment: FUZZING.md 25). Every offset in the result is an offset in `text`. A RUN body is
-// shell (`#` starts a comment); an ENV body is not: Docker's reference says a `#` anywhere but at a
-// line's start is an argument.
+// (`ENV A=\`, `# note`, `4` sets A=4; lexed with the comment line, it would read `A=#` and an
+// assignment inside the comment: docs/fuzzing.md, dockerfile-comment-line-in-instruction). Every
+// offset in the result is an offset in `text`. A RUN body is shell (`#` starts a comment); an ENV
+// body is not: Docker's reference says a `#` anywhere but at a line's start is an argument.
 ShellLexResult lex_instruction(std::string_view text, const DockerfileInstruction& instruction, size_t from,
                                HashComments comments);
 

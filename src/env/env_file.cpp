@@ -61,7 +61,7 @@ class Interpreter {
     a.kind = kind;
     a.scoped = kind == AssignKind::prefix;
     a.name_begin = w.begin;
-    a.name_end = w.name_end;  // not begin + length: `NA\<newline>ME=` (FUZZING.md 25)
+    a.name_end = w.name_end;  // not begin + length: `NA\<newline>ME=` (docs/fuzzing.md, name-split-by-continuation)
     a.value_begin = w.eq + 1;
     a.value_end = w.end;
     out_.assignments.push_back(std::move(a));
@@ -287,8 +287,8 @@ void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& in
       // Docker reads ENV as words with quotes and $-expansions, never as shell: a command separator,
       // a redirection or a here-document here means the shell reading is not Docker's. Editing a value
       // then could delete an operator and change how the rest parses (a `<<O` between two value words
-      // went with the value, and the lines its here-document had hidden were renamed on a second
-      // translate: FUZZING.md 19), so the instruction is reported and left alone.
+      // goes with the value, and the lines its here-document hid are renamed by a second translate:
+      // docs/fuzzing.md, dockerfile-env-heredoc-between-value-words), so the instruction is reported and left alone.
       if (!env_words_only(text, lex)) {
         out.problems.push_back({b, 0, 0, "ENV instruction with shell operators, redirections or a here-document"});
         pos = end;
@@ -308,8 +308,8 @@ void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& in
         Assignment a;  // legacy form: ENV NAME value with spaces
         a.name = words[0].value;
         a.name_begin = words[0].begin;
-        // Not words[0].end: renaming `ENV NAME\` (value on the next line) over its continuation joined
-        // nothing and left `ENV NAME`, no assignment (fuzz finding 27).
+        // Not words[0].end: renaming `ENV NAME\` (value on the next line) over its continuation would
+        // leave `ENV NAME`, no assignment (docs/fuzzing.md, dockerfile-rename-keeps-continuation).
         a.name_end = words[0].content_end;
         a.kind = AssignKind::exported;
         a.has_value = true;
@@ -333,11 +333,11 @@ void parse_dockerfile(std::string_view text, ParsedEnvFile& out, Interpreter& in
       }
     }
     // A value holding the backslash that continues the instruction: rewriting it could remove that
-    // backslash and split the instruction in two (`RUN A=\\` then `ENV ...`: the next line became an
-    // instruction of its own and was renamed by a second translate, FUZZING.md 21). Not rewritten.
+    // backslash and split the instruction in two (`RUN A=\\` then `ENV ...`: the next line becomes an
+    // instruction of its own; docs/fuzzing.md, dockerfile-value-holds-continuation). Not rewritten.
     // Nor a value that begins a continuation line (`ENV NAME \` then the value alone): rewritten to
-    // nothing, it left an empty line, which Docker skips inside an instruction, so the next line
-    // joined the instruction and a second translate renamed what it held (FUZZING.md 23).
+    // nothing, it leaves an empty line, which Docker skips inside an instruction, so the next line
+    // joins the instruction (docs/fuzzing.md, dockerfile-value-alone-on-continuation-line).
     for (size_t k = first_assignment; k < out.assignments.size(); ++k) {
       Assignment& a = out.assignments[k];
       if (holds_line_continuation(text, a.value_begin, a.value_end)) {

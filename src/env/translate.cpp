@@ -53,8 +53,9 @@ class Translator {
 
   // The value at [begin, end) rewritten so that it reads back as `value`. The original quoting is
   // kept where it still holds the new value; otherwise the value is written plain when every byte is
-  // safe unquoted, else single-quoted. Copying the old quotes blindly changed meanings: a '$' that
-  // `a'...$X'` kept literal became an expansion once the 'a' option was dropped (FUZZING.md 15).
+  // safe unquoted, else single-quoted. Copying the old quotes blindly changes meanings: a '$' that
+  // `a'...$X'` keeps literal becomes an expansion once the 'a' option is dropped (docs/fuzzing.md,
+  // requote-literal-dollar).
   // An unquoted value that becomes empty right before more text is written as "" (`NAME=(` would start
   // an array assignment). So is an emptied value of a Dockerfile `ENV NAME value` (no '='): `ENV NAME`
   // alone is no assignment, and Docker rejects it.
@@ -67,7 +68,7 @@ class Translator {
     if (one_quoted_word && q == '"' && value.find_first_of("\"\\$`") == std::string::npos) return '"' + value + '"';
     if (!one_quoted_word && std::all_of(value.begin(), value.end(), is_plain_value_byte)) {
       // Emptied and followed by more text (`(`, or a .env value's tail after its closing quote): that
-      // text would become the value, or start an array (FUZZING.md 28).
+      // text would become the value, or start an array (docs/fuzzing.md, dotenv-emptied-value-before-tail).
       if (value.empty() && end < text_.size() && std::string_view(" \t\r\n").find(text_[end]) == std::string_view::npos)
         return "\"\"";
       if (value.empty() && kind_ == env::EnvFileKind::dockerfile && begin > 0 && text_[begin - 1] != '=') return "\"\"";

@@ -14,11 +14,10 @@ std::string line_ending_of(std::string_view text) {
 
 // Where the physical line holding `offset` starts, or, when that line continues an earlier one
 // (after a backslash, or inside a string that spans lines), where the first of those lines starts:
-// a line inserted between continued lines changes the code. A statement after `;` on such a line
-// got its `# banjia:` note there, the backslash joined the note to the line above, and a second
-// migrate annotated the statement again (fuzz_rewrite, FUZZING.md 20); `import torch_npu` put at a
-// statement's physical line after a `\` line became part of that logical line, and the statement
-// it displaced was annotated anew by a second migrate (FUZZING.md 22).
+// a line inserted between continued lines changes the code. A `# banjia:` note put there is joined
+// to the line above by its backslash (docs/fuzzing.md, note-inside-backslash-continuation), and
+// `import torch_npu` put there becomes part of that logical line and displaces the statement
+// (import-torch-npu-after-continuation); either way a second migrate annotates again.
 size_t first_line_of_logical_line(const scan::PythonAnalysis& a, size_t offset) {
   const std::string_view text = a.text();
   const auto& toks = a.tokens.tokens;

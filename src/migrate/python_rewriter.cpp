@@ -145,8 +145,8 @@ std::vector<scan::TextEdit> annotations(const scan::PythonAnalysis& a, const std
   }
   for (const auto& [offset, notes] : by_offset) {
     // Idempotent: a note already written in the `# banjia:` lines right above is not written again
-    // (an earlier run may have joined it with notes this run no longer finds, after its rewrites
-    // changed what an alias means: fuzz_rewrite, FUZZING.md 16).
+    // (a first run may have joined it with notes a second run does not find, once its rewrites
+    // change what an alias means: docs/fuzzing.md, joined-annotation-subset).
     const std::string above = annotation_block_above(a.text(), offset);
     std::string joined;
     for (const auto& n : notes)

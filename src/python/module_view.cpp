@@ -108,7 +108,7 @@ void build_view(std::string_view src, const TokenStream& ts, ModuleView& v) {
     if (c == ';' && open.empty()) {
       stmt_of[k] = kNoIndex;
       end_stmt();
-      after_dot = false;  // `a.;b` (a syntax error) still starts a chain at `b` (fuzz_rewrite, FUZZING.md 17)
+      after_dot = false;  // `a.;b` (a syntax error) still starts a chain at `b` (docs/fuzzing.md, dot-semicolon)
       continue;
     }
     if (!in_stmt) {

@@ -44,7 +44,7 @@ void decode_source(std::string_view bytes, const std::string& display_path, Sour
 // Same checks, without copying text that needs no transcoding: returns a view of `bytes` itself
 // (after any BOM), valid as long as `bytes` is; only a transcoded file is written to out.text (and
 // viewed there). out.text is left as it was otherwise. For scanners that read a file into a buffer,
-// analyse it and are done with it before the buffer is reused (a copy was 2 % of a scan).
+// analyse it and are done with it before the buffer is reused (a copy costs 2 % of a scan).
 std::string_view decode_source_in_place(std::string_view bytes, const std::string& display_path, SourceFile& out);
 
 // The encoding named by a PEP 263 cookie in the first two lines, or "" when there is none.

@@ -25,7 +25,7 @@ const char* token_kind_name(TokenKind kind);
 
 struct Token {
   // Deliberately leaves the fields uninitialised: the tokenizer sizes its output vector up front and
-  // writes every slot it keeps, so value-initialising (zeroing) it first was pure waste (~6 % of a scan).
+  // writes every slot it keeps, so value-initialising (zeroing) it first is pure waste (~6 % of a scan).
   Token() noexcept {}  // NOLINT(cppcoreguidelines-pro-type-member-init)
   Token(TokenKind k, uint8_t f, uint32_t b, uint32_t e, uint32_t l, uint32_t c) noexcept
       : kind(k), end_flags(f), begin(b), end(e), line(l), col(c) {}

@@ -39,9 +39,9 @@ class Db {
     const int rc = sqlite3_open_v2(open_uri(p).c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
     db_.reset(db);  // closed however construction ends (SQLite returns a handle even when opening fails)
     if (rc != SQLITE_OK) throw InputError(file_, "cannot open SQLite database");
-    // A corrupt b-tree page can otherwise be read past its cells into bytes a previous page left in
-    // SQLite's page cache, so the same damaged file loaded on one read and failed on the next
-    // (fuzz_ascend_db, FUZZING.md 18). With the check, SQLite verifies every cell's extent as a page
+    // Without it, a corrupt b-tree page can be read past its cells into bytes another page left in
+    // SQLite's page cache, so the same damaged file loads on one read and fails on the next
+    // (docs/fuzzing.md, corrupt-page-read-twice). With the check, SQLite verifies every cell's extent as a page
     // is loaded ("database corruption is detected earlier and is less likely to spread",
     // https://www.sqlite.org/pragma.html#pragma_cell_size_check) at a small cost per page.
     exec("PRAGMA cell_size_check = ON");

@@ -16,7 +16,7 @@ namespace banjia::trace {
 
 // Interns strings; id 0 is the empty string. Views returned by `view` stay valid for the pool's life.
 // The index is open addressing over (hash, id) pairs: the reader interns every event's name, and
-// std::unordered_map's node walk and byte-wise hash were a tenth of the parse time.
+// std::unordered_map's node walk and byte-wise hash would be a tenth of the parse time.
 class StringPool {
  public:
   StringPool() { intern(""); }
@@ -74,7 +74,7 @@ struct TraceData {
   StringPool strings;
   // One entry per complete ('X') event, all columns the same length. Columns of a large trace are
   // tens of megabytes each: UninitVector puts them on transparent huge pages (filling 4 KiB pages
-  // one fault at a time was a third of the CPU time of a 1 GB trace's summary on a VM).
+  // one fault at a time costs a third of the CPU time of a 1 GB trace's summary on a VM).
   UninitVector<uint32_t> name, cat, shape, task_type;
   UninitVector<int64_t> ts, dur, pid, tid, corr, ext_id, bytes;
   UninitVector<Kind> kind;

@@ -1,6 +1,6 @@
 // Found by the malformed-input corpus (tests/malformed/bench/huge_times.json): a time that is finite in
-// its own unit but overflows (or underflows to zero) in milliseconds used to be kept as inf (or 0),
-// which turned the run's median and max into null in the report.
+// its own unit but overflows (or underflows to zero) in milliseconds is skipped as out of range; kept
+// as inf (or 0) it would turn the run's median and max into null in the report.
 #include <gtest/gtest.h>
 
 #include <functional>

@@ -49,8 +49,8 @@ TEST(FileIo, FailedWriteLeavesOriginalAndNoTemp) {
   fs::remove_all(d);
 }
 
-// `-o /dev/null` used to rename a temp file over /dev/null, leaving a regular file in its place. A
-// FIFO takes the same path (not a regular file: written into) without risking the machine's /dev/null.
+// `-o /dev/null` must write into the device, not rename a temp file over it (which would leave a
+// regular file in its place). A FIFO takes the same path (not a regular file: written into) without risking the machine's /dev/null.
 TEST(FileIo, WritingToAFifoWritesIntoIt) {
   auto fifo = temp_dir() / "out.fifo";
   fs::remove(fifo);

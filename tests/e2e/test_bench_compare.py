@@ -288,7 +288,7 @@ def test_too_noisy_run_is_not_labelled_faster(run, tmp_path):
     assert other_ms.std(ddof=1) / other_ms.mean() > 0.10
     b = np.median(base_ms[rng.integers(0, 40, (4000, 40))], axis=1)
     o = np.median(other_ms[rng.integers(0, 40, (4000, 40))], axis=1)
-    assert np.percentile(o / b, 97.5) < 1.0  # the interval excludes 1: the old code said "faster"
+    assert np.percentile(o / b, 97.5) < 1.0  # the interval excludes 1: the CI alone would say "faster"
     base, other = write_csv(tmp_path / "a.csv", base_ms), write_csv(tmp_path / "b.csv", other_ms)
     doc = compare_json(run, "--batch-size", "8", base, other)
     assert any("too noisy" in w for w in doc["runs"][1]["warnings"])

@@ -121,9 +121,9 @@ def test_old_2021_categories(run, tmp_path):
 
 
 def test_corrupt_sqlite_export_fails_the_same_on_every_run(run):
-    """FUZZING.md 18: a damaged page made SQLite read stale page-cache bytes, so one run loaded this
-    database and the next failed. SQLite itself (Python's sqlite3, an independent reader) calls the
-    file corrupt; every banjia run must say so too."""
+    """corrupt-page-read-twice (docs/fuzzing.md): without cell_size_check a damaged page lets SQLite
+    read stale page-cache bytes, so one run can load this database and the next fail. SQLite itself
+    (Python's sqlite3, an independent reader) calls the file corrupt; every banjia run must say so too."""
     import pathlib
     import sqlite3
     p = pathlib.Path(__file__).resolve().parents[2] / "fuzz/corpus/ascend_db/regression-corrupt-page-read-twice.db"
@@ -134,6 +134,6 @@ def test_corrupt_sqlite_export_fails_the_same_on_every_run(run):
     with pytest.raises(sqlite3.DatabaseError, match="malformed"):
         con.execute("PRAGMA quick_check").fetchall()
     con.close()
-    # Runs in separate processes: about two in five loaded the file before the fix.
+    # Separate processes: without the check about two runs in five load the file.
     for _ in range(12):
         assert "malformed" in fails_cleanly(run, p)

@@ -25,8 +25,9 @@ std::string translate_dockerfile_stably(std::string_view text, std::vector<Findi
   return once;
 }
 
-// A backslash as the very last byte used to leave the lexer one past the end, so the last word's
-// byte range ended outside the text (and `translate` read past the buffer).
+// trailing-backslash (docs/fuzzing.md): a backslash as the very last byte must not leave the lexer
+// one past the end, or the last word's byte range ends outside the text and `translate` reads past
+// the buffer.
 TEST(EnvShellFuzzRegression, TrailingBackslashKeepsRangesInsideText) {
   for (std::string_view text : {std::string_view("python train.py \\"), std::string_view("\\"),
                                 std::string_view("export A=1 b\\")}) {
@@ -43,8 +44,9 @@ TEST(EnvShellFuzzRegression, TrailingBackslashKeepsRangesInsideText) {
   }
 }
 
-// Dropping every allocator option of `PYTORCH_CUDA_ALLOC_CONF=a()...` used to leave `..._CONF=()`, an
-// array assignment that swallowed the rest of the line, so a second translate renamed more variables.
+// emptied-value-paren: dropping every allocator option of `PYTORCH_CUDA_ALLOC_CONF=a()...` must not
+// leave `..._CONF=()`, an array assignment that swallows the rest of the line (a second translate
+// would rename more variables).
 TEST(EnvShellFuzzRegression, EmptiedValueBeforeParenthesisStaysAWord) {
   const std::string_view text = "PYTORCH_CUDA_ALLOC_CONF=a()A CUDA_VISIBLE_DEVICES=";
   std::vector<ShellEdit> edits;
@@ -55,9 +57,10 @@ TEST(EnvShellFuzzRegression, EmptiedValueBeforeParenthesisStaysAWord) {
   EXPECT_TRUE(again.empty());
 }
 
-// The value kept after dropping option 'a' held a '$' that the original single quotes made literal;
-// it was written back unquoted, where '$CUDA_VISIBLE_DEVICES' is an expansion (and got renamed on the
-// next translate). Whatever the file kind, the rewritten value must read back as the kept options.
+// requote-literal-dollar: the value kept after dropping option 'a' holds a '$' that the original
+// single quotes make literal; written back unquoted, '$CUDA_VISIBLE_DEVICES' would be an expansion
+// (renamed by the next translate). Whatever the file kind, the rewritten value must read back as the
+// kept options.
 TEST(EnvShellFuzzRegression, RewrittenValueKeepsItsLiteralDollar) {
   const std::string kept = "max_split_size_mb:$CUDA_VISIBLE_DEVICES";
   for (EnvFileKind kind : {EnvFileKind::shell, EnvFileKind::dotenv, EnvFileKind::dockerfile}) {
@@ -94,10 +97,10 @@ TEST(EnvShellFuzzRegression, RewrittenValueWithAQuoteReadsBack) {
   }
 }
 
-// Dockerfile ENV read as shell: in `ENV PYTORCH_CUDA_ALLOC_CONF x<<O ] #\` the `<<O` between the two
-// value words opened a here-document that hid the next line; rewriting the value deleted the `<<O`,
-// so a second translate renamed $CUDA_VISIBLE_DEVICES there (fuzz finding 19, minimised input). An
-// ENV instruction with shell operators is now reported and left alone.
+// dockerfile-env-heredoc-between-value-words (minimised input): read as shell, the `<<O` between
+// the two value words of `ENV PYTORCH_CUDA_ALLOC_CONF x<<O ] #\` opens a here-document that hides
+// the next line; rewriting the value would delete the `<<O` and let a second translate rename
+// $CUDA_VISIBLE_DEVICES there. An ENV instruction with shell operators is reported and left alone.
 TEST(EnvShellFuzzRegression, DockerfileEnvWithShellOperatorsIsLeftAlone) {
   const std::string_view text = "eNV PYTORCH_CUDA_ALLOC_CONF \xe7<<O ] #\\\n$CUDA_VISIBLE_DEVICES";
   std::vector<ShellEdit> edits;
@@ -116,10 +119,10 @@ TEST(EnvShellFuzzRegression, DockerfileEnvWithShellOperatorsIsLeftAlone) {
   }
 }
 
-// `RUN A=\\` continued the RUN instruction (its last byte is a backslash) while the shell read `\\` as
-// an escaped backslash ending the value; dropping the value's unknown option removed the backslash,
-// the next line became an ENV instruction, and a second translate renamed it (fuzz finding 21,
-// minimised input). A value holding the continuation is now left alone and reported.
+// dockerfile-value-holds-continuation (minimised input): `RUN A=\\` continues the RUN instruction
+// (its last byte is a backslash) while the shell reads `\\` as an escaped backslash ending the
+// value; dropping the value's unknown option would remove the backslash and make the next line an
+// instruction of its own. A value holding the continuation is left alone and reported.
 TEST(EnvShellFuzzRegression, DockerfileValueHoldingTheContinuationIsLeftAlone) {
   std::vector<Finding> notes;
   const std::string once =
@@ -128,18 +131,17 @@ TEST(EnvShellFuzzRegression, DockerfileValueHoldingTheContinuationIsLeftAlone) {
   EXPECT_TRUE(reports_parse_error(notes));
 }
 
-// `ENV PYTORCH_CUDA_ALLOC_CONF \` with its value alone on the next line: dropping the value's unknown
-// option left that line empty, Docker skips an empty line inside an instruction, so the line after
-// it joined the ENV and a second translate renamed the variable it used (fuzz finding 23, after the
-// eighth session made empty and comment lines continue an instruction). Such a value is now left
-// alone and reported.
+// dockerfile-value-alone-on-continuation-line: `ENV PYTORCH_CUDA_ALLOC_CONF \` with its value alone
+// on the next line. Dropping the value's unknown option would leave that line empty, Docker skips an
+// empty line inside an instruction, so the line after it would join the ENV and a second translate
+// would rename the variable it uses. Such a value is left alone and reported.
 TEST(EnvShellFuzzRegression, DockerfileValueAloneOnAContinuationLineIsLeftAlone) {
   std::vector<Finding> notes;
   const std::string once =
       translate_dockerfile_stably("ENV PYTORCH_CUDA_ALLOC_CONF \\\n  bogus:1\nX=$CUDA_VISIBLE_DEVICES\n", &notes);
   EXPECT_NE(once.find("\n  bogus:1\n"), std::string::npos) << once;  // the value kept, its line not emptied
   EXPECT_TRUE(reports_parse_error(notes));
-  // Lone carriage returns before the value are blanks too (FUZZING.md 24, the same finding again).
+  // Lone carriage returns before the value are blanks too (dockerfile-value-after-carriage-returns).
   std::vector<Finding> cr_notes;
   const std::string cr_once = translate_dockerfile_stably(
       "ENV PYTORCH_CUDA_ALLOC_CONF \\\n\r\r  bogus:1\nX=$CUDA_VISIBLE_DEVICES\n", &cr_notes);
@@ -147,10 +149,9 @@ TEST(EnvShellFuzzRegression, DockerfileValueAloneOnAContinuationLineIsLeftAlone)
   EXPECT_TRUE(reports_parse_error(cr_notes));
 }
 
-// `ENV A=\` with a comment line after it: Docker drops the comment line, so the instruction is
-// `ENV A=4`. The comment was lexed with the ENV: `A=#`, then an assignment inside the comment whose
-// unknown allocator option was dropped together with the `4` line, and a second translate read the
-// last line as part of the ENV (fuzz finding 25, minimised input). Dropped lines are not lexed now.
+// dockerfile-comment-line-in-instruction (minimised input): `ENV A=\` with a comment line after it.
+// Docker drops the comment line, so the instruction is `ENV A=4`. Lexing the comment with the ENV
+// would read `A=#` and an assignment inside the comment. Dropped lines are not lexed.
 TEST(EnvShellFuzzRegression, DockerfileCommentLineInsideAnInstructionIsNotRead) {
   const std::string_view text = "ENV A=\\\n# PYTORCH_CUDA_ALLOC_CONF=F`\n4\nPYTORCH_CUDA_ALLOC_CONF=";
   const ParsedEnvFile parsed = parse_env_file(text, EnvFileKind::dockerfile);
@@ -172,8 +173,8 @@ TEST(EnvShellFuzzRegression, DockerfileCommentLineInsideAnInstructionIsNotRead) 
 }
 
 // A line continuation inside a name: the shell removes `\<newline>` before it reads words, so
-// `export PYTORCH_CUDA_\<newline>ALLOC_CONF=x` sets PYTORCH_CUDA_ALLOC_CONF. The name's range was taken
-// as its first 23 bytes, and the rename left `...CONFNF=` behind (seen while fixing finding 25).
+// `export PYTORCH_CUDA_\<newline>ALLOC_CONF=x` sets PYTORCH_CUDA_ALLOC_CONF. The name's range
+// must cover the whole split name, or the rename leaves `...CONFNF=` behind (name-split-by-continuation).
 TEST(EnvShellFuzzRegression, NameSplitByALineContinuationIsRenamedWhole) {
   const std::string_view text = "export PYTORCH_CUDA_\\\nALLOC_CONF=expandable_segments:True\n";
   const ParsedEnvFile parsed = parse_env_file(text, EnvFileKind::shell);
@@ -196,10 +197,9 @@ TEST(EnvShellFuzzRegression, NameSplitByALineContinuationIsRenamedWhole) {
   EXPECT_EQ(append.assignments[0].name_end, 1u);
 }
 
-// `ENV NAME value` (Docker's form without '=') whose value loses its only allocator option: it was
-// written empty, and `ENV PYTORCH_NPU_ALLOC_CONF` alone is no assignment (Docker rejects it: "ENV
-// must have two arguments"). Found by the harness's property that translating keeps every
-// assignment (fuzz finding 26, on its existing corpus). The emptied value is written as "".
+// dockerfile-env-without-equals-emptied: `ENV NAME value` (Docker's form without '=') whose value
+// loses its only allocator option. Written empty, `ENV PYTORCH_NPU_ALLOC_CONF` alone would be no
+// assignment (Docker rejects it: "ENV must have two arguments"), so the emptied value is written as "".
 TEST(EnvShellFuzzRegression, DockerfileEnvWithoutEqualsKeepsAnEmptiedValue) {
   const std::string_view text = "ENV PYTORCH_CUDA_ALLOC_CONF\r 127\nRUN true\n";
   std::vector<ShellEdit> edits;
@@ -214,10 +214,10 @@ TEST(EnvShellFuzzRegression, DockerfileEnvWithoutEqualsKeepsAnEmptiedValue) {
             "ENV PYTORCH_NPU_ALLOC_CONF=\n");
 }
 
-// `ENV NAME\` with the value on a later line (here after an empty line, which Docker drops): the
-// name's range ran over the continuation, so the rename removed it and left `ENV NAME` alone, no
-// assignment (fuzz finding 27, property "translating keeps every assignment", minimised). A name
-// ends at its last character now; `export NAME\` in a shell keeps its continuation too.
+// dockerfile-rename-keeps-continuation (minimised input): `ENV NAME\` with the value on a later line
+// (here after an empty line, which Docker drops). A name's range ends at its last character, so the
+// rename keeps the continuation instead of leaving `ENV NAME` alone, no assignment; `export NAME\`
+// in a shell keeps its continuation too.
 TEST(EnvShellFuzzRegression, RenameKeepsTheContinuationAfterAName) {
   const std::string_view text = "eNV PYTORCH_CUDA_ALLOC_CONF\\\n\n d=";
   std::vector<ShellEdit> edits;
@@ -230,10 +230,10 @@ TEST(EnvShellFuzzRegression, RenameKeepsTheContinuationAfterAName) {
             "export ASCEND_RT_VISIBLE_DEVICES\\\n  OTHER\n");
 }
 
-// A .env value `"\""` followed by a stray `'`: its only (unknown) allocator option was dropped and
-// the value written as nothing, so the `'` after the old closing quote became the start of an
-// unterminated value and the assignment was gone (fuzz finding 28, minimised). An emptied value
-// followed by more text is written "".
+// A .env value `"\""` followed by a stray `'`: its only (unknown) allocator option is dropped, and
+// the value written as nothing would let the `'` after the old closing quote start an unterminated
+// value, and the assignment would be gone (dotenv-emptied-value-before-tail, minimised). An emptied
+// value followed by more text is written "".
 TEST(EnvShellFuzzRegression, EmptiedValueFollowedByMoreTextIsQuoted) {
   const std::string_view text = "PYTORCH_CUDA_ALLOC_CONF=\"\\\"\"'";
   std::vector<ShellEdit> edits;

@@ -93,8 +93,9 @@ TEST(Safety, NonUtf8EncodingIsRewrittenInThatEncoding) {  // more in source_enco
   EXPECT_TRUE(fr.leftovers.empty());
 }
 
-// fuzz_rewrite regression: --annotate used to insert comments into a utf-7 file and write the decoded
-// text back as UTF-8 under the utf-7 cookie ("+-" and "+AGE-" then read back as other characters).
+// utf7-cookie-annotate (docs/fuzzing.md): --annotate must not insert comments into a utf-7 file and
+// write the decoded text back as UTF-8 under the utf-7 cookie ("+-" and "+AGE-" would read back as
+// other characters).
 TEST(Safety, NonUtf8EncodingIsNotAnnotatedEither) {
   std::string src = "# -*- coding: utf-7 -*-\nimport torch\ndef f(m):\n    return torch.nn.DataParallel(m) +- 1\n";
   auto fr = rw(src, true);

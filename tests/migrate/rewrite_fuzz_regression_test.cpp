@@ -12,8 +12,9 @@ std::string migrated(const std::string& src, bool annotate) {
   return banjia::migrate::rewrite_python(src, "t.py", banjia::scan::RuleCatalog::builtin(), o).rewritten;
 }
 
-// `import torch; <more>` used to get `import torch_npu` on a new line in front of <more>, moving <more>
-// to the next line away from its `# banjia:` annotation: a second migrate annotated it again.
+// import-semicolon (docs/fuzzing.md): `import torch; <more>` must not get `import torch_npu` on a new
+// line in front of <more>, which would move <more> away from its `# banjia:` annotation and make a
+// second migrate annotate it again.
 TEST(RewriteFuzzRegression, ImportFollowedBySemicolonStaysOnItsLine) {
   const std::string src = "import torch as th; th.cuda.synutocast()\nx = th.randn(2).cuda()\n";
   EXPECT_EQ(migrated(src, false),
@@ -25,8 +26,8 @@ TEST(RewriteFuzzRegression, ImportFollowedBySemicolonStaysOnItsLine) {
 }
 
 // The first run joins two notes on one line ([cuda-amp] and [torch-cuda-unverified]); its rewrite of
-// the import (torch.cuda.amp -> torch.npu.amp) leaves the second run only one of them, which it used
-// to write again on a line of its own. FUZZING.md 16.
+// the import (torch.cuda.amp -> torch.npu.amp) leaves the second run only one of them, which must not
+// be written again on a line of its own (joined-annotation-subset).
 TEST(RewriteFuzzRegression, NoteAlreadyAboveInAJoinedAnnotationIsNotRepeated) {
   const std::string src = "from torch.cuda.amp import th,t;th.cuda.A\nimport torch as th\n";
   const std::string once = migrated(src, true);
@@ -43,9 +44,9 @@ TEST(RewriteFuzzRegression, NoteAlreadyAboveInAJoinedAnnotationIsNotRepeated) {
 
 }  // namespace
 
-// `import torch as th.;th.cuda.o(...)`: the '.' before ';' made the view treat the next `th` as an
-// attribute, so `th.cuda.o` went unresolved until the first run's `; import torch_npu` separated them,
-// and the second run annotated it. FUZZING.md 17.
+// dot-semicolon: in `import torch as th.;th.cuda.o(...)` the '.' before ';' must not make the view
+// treat the next `th` as an attribute; otherwise `th.cuda.o` is unresolved until the first run's
+// `; import torch_npu` separates them, and the second run annotates it.
 TEST(RewriteFuzzRegression, DotBeforeSemicolonDoesNotHideTheNextStatementsName) {
   const std::string src = "import torch as th.;th.cuda.o(backend=\"nccl\")";
   const std::string once = migrated(src, true);
@@ -54,9 +55,9 @@ TEST(RewriteFuzzRegression, DotBeforeSemicolonDoesNotHideTheNextStatementsName) 
 }
 
 // A statement after ';' on a line that continues another (after a backslash, or after a string that
-// spans lines) used to get its `# banjia:` note right above its own line: inside the continuation,
-// where the note is joined to the line before (or becomes part of the string). The note now goes
-// above the first line of the logical line. FUZZING.md 20 (first input: as minimised by libFuzzer).
+// spans lines) gets its `# banjia:` note above the first line of the logical line: right above its
+// own line the note would be inside the continuation, joined to the line before (or part of the
+// string). note-inside-backslash-continuation (first input: as minimised by libFuzzer).
 TEST(RewriteFuzzRegression, NoteForAStatementOnAContinuedLineGoesAboveTheLogicalLine) {
   const std::string src = "import torch as th\\\n'NCCL';th.cuda.A";
   const std::string once = migrated(src, true);
@@ -73,8 +74,9 @@ TEST(RewriteFuzzRegression, NoteForAStatementOnAContinuedLineGoesAboveTheLogical
 
 // `import torch_npu` goes on a line of its own before the first statement (no torch import) or before
 // a torch import rewritten to torch.npu: when that statement's line continues a `\` line, the import
-// used to go between the two, where the backslash joined it to the logical line and pushed the
-// statement onto a line of its own, which a second `--annotate` run then annotated. FUZZING.md 22.
+// goes above both; between the two, the backslash would join it to the logical line and push the
+// statement onto a line of its own, which a second `--annotate` run would annotate
+// (import-torch-npu-after-continuation).
 TEST(RewriteFuzzRegression, ImportTorchNpuGoesAboveTheLogicalLine) {
   const std::string no_torch = "\\\n'NCCL'; x = 1\ny = os.getenv(\"CUDA_LAUNCH_BLOCKING\")\n";
   EXPECT_EQ(migrated(no_torch, false),
