@@ -130,7 +130,9 @@ std::string render_sarif(const Report& r) {
     w.begin_object().field("id", id);
     w.key("shortDescription").begin_object().field("text", ri.summary.empty() ? id : ri.summary).end_object();
     if (!ri.help_uri.empty()) w.field("helpUri", ri.help_uri);
-    w.key("help").begin_object().field("text", "Source: " + ri.source).end_object();
+    w.key("help").begin_object().field("text", ri.help_text.empty() ? "Source: " + ri.source : ri.help_text);
+    if (!ri.help_markdown.empty()) w.field("markdown", ri.help_markdown);
+    w.end_object();
     w.key("properties").begin_object().field("source", ri.source).end_object();
     w.end_object();
   }

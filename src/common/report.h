@@ -24,7 +24,9 @@ struct RuleInfo {
   std::string id;
   std::string summary;   // one line
   std::string source;
-  std::string help_uri;  // optional
+  std::string help_uri;  // optional: an absolute URI of the rule's documentation page
+  std::string help_text;      // optional: the page as plain text (SARIF help.text)
+  std::string help_markdown;  // optional: the page in Markdown (SARIF help.markdown)
 };
 
 struct Report {

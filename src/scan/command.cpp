@@ -11,6 +11,8 @@
 #include "common/file_io.h"
 #include "common/json_writer.h"
 #include "common/report.h"
+#include "env/fuzzy.h"
+#include "scan/rule_doc.h"
 #include "scan/scan_summary.h"
 #include "scan/scanner.h"
 
@@ -23,6 +25,7 @@ struct ScanArgs {
   std::vector<std::string> exclude, select, ignore;
   unsigned threads = 0;
   bool list_rules = false;
+  std::string explain;  // a rule id: print its documentation page
   OutputOptions out;
 };
 
@@ -87,7 +90,21 @@ std::string rule_list_json(const scan::RuleCatalog& rules) {
   return w.take() + "\n";
 }
 
+// The page of rule `id` (docs/rules/<id>.md is this output, written by tools/gen_rule_docs.py).
+std::string explain_rule(std::string_view id) {
+  const auto& rules = scan::RuleCatalog::builtin();
+  if (const scan::Rule* r = rules.find(id)) return scan::rule_doc_markdown(*r);
+  std::vector<std::string> ids;
+  for (const auto& r : rules.rules()) ids.push_back(r.id);
+  const auto near = env::closest_names(id, ids, 1);
+  throw InputError(std::string(id), near.empty() ? "no such rule" : fmt::format("no such rule (did you mean {}?)", near[0]));
+}
+
 int run_scan(const ScanArgs& args) {
+  if (!args.explain.empty()) {
+    write_output(args.out.output, explain_rule(args.explain));
+    return kExitOk;
+  }
   if (args.list_rules) {
     const auto& rules = scan::RuleCatalog::builtin();
     write_output(args.out.output, args.out.format == "json" ? rule_list_json(rules) : rule_list_text(rules));
@@ -117,7 +134,9 @@ int run_scan(const ScanArgs& args) {
   report.command = "scan";
   report.files_scanned = static_cast<int>(summary.files.total());
   report.findings = std::move(result.findings);
-  for (const auto& r : rules.rules()) report.rules.push_back({r.id, r.summary, r.source, ""});
+  for (const auto& r : rules.rules())
+    report.rules.push_back({r.id, r.summary, r.source, scan::rule_doc_uri(r.id).value_or(""),
+                            scan::rule_doc_text(r), scan::rule_doc_markdown(r)});
   report.summary_json = [&](JsonWriter& w) { scan::summary_json(w, summary); };
   report.summary_text = scan::summary_text(summary, "banjia scan");
   return args.out.emit(report);
@@ -134,13 +153,16 @@ void register_scan(CLI::App& app, int& exit_code) {
   cmd->add_option("--ignore", args->ignore, "Do not report these rule ids or categories (repeatable)")->delimiter(',');
   cmd->add_option("-j,--threads", args->threads, "Worker threads (default: all cores)");
   cmd->add_flag("--list-rules", args->list_rules, "Print the rule catalogue (id, category, fix kind, source; everything with --format json) and exit");
+  cmd->add_option("--explain", args->explain, "Print the documentation page of RULE (Markdown: examples, replacement per target, source) and exit")
+      ->option_text("RULE");
   args->out.add_to(cmd);
   cmd->footer(R"(Examples:
   banjia scan examples/cifar_ddp                    report with statistics, grouped by file
   banjia scan src/ --format sarif -o banjia.sarif   for GitHub code scanning
-  banjia scan . --select custom-kernel,distributed --format json --fail-on warning)");
+  banjia scan . --select custom-kernel,distributed --format json --fail-on warning
+  banjia scan --explain tensor-cuda-call              what a rule finds, how it migrates, and why)");
   cmd->callback([args, &exit_code] {
-    if (args->paths.empty() && !args->list_rules) throw CLI::RequiredError("paths");
+    if (args->paths.empty() && !args->list_rules && args->explain.empty()) throw CLI::RequiredError("paths");
     exit_code = run_scan(*args);
   });
 }
