@@ -85,12 +85,6 @@ std::vector<AllocEntry> split_alloc_conf(std::string_view value) {
   return out;
 }
 
-bool alloc_conf_expandable(std::string_view value) {
-  for (const auto& e : split_alloc_conf(value))
-    if (e.key == "expandable_segments" && e.value == "True") return true;
-  return false;
-}
-
 void check_alloc_conf(std::string_view var, std::string_view value, const Site& site, std::vector<Finding>& out) {
   const auto& kb = knowledge_base();
   const VarInfo* info = kb.var(var);

@@ -17,9 +17,6 @@ struct AllocEntry {
 
 std::vector<AllocEntry> split_alloc_conf(std::string_view value);
 
-// True when `value` enables expandable segments (expandable_segments:True).
-bool alloc_conf_expandable(std::string_view value);
-
 // Checks one allocator configuration value of variable `var` (PYTORCH_NPU_ALLOC_CONF or PYTORCH_ALLOC_CONF).
 void check_alloc_conf(std::string_view var, std::string_view value, const Site& site, std::vector<Finding>& out);
 

@@ -39,7 +39,9 @@ void check_value(const VarInfo& var, std::string_view value, bool unresolved, co
                  std::vector<Finding>& out);
 
 // Rules across variables and the msprof-analyze advisor settings, on the final environment.
+// The rules are data (KnowledgeBase::cross_rules); the first form reads the embedded knowledge base.
 void check_cross_rules(const Environment& env, std::vector<Finding>& out);
+void check_cross_rules(const KnowledgeBase& kb, const Environment& env, std::vector<Finding>& out);
 
 // Everything for one parsed file: parse problems, per-assignment checks, cross rules.
 // A "# banjia-env: purpose=debug" comment in the file overrides `purpose`.

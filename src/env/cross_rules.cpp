@@ -1,4 +1,6 @@
-// Rules across variables (env-vars.md §7) and the msprof-analyze advisor settings (§6.4).
+// Rules across variables (env-vars.md §7): the mechanisms of the condition kinds in
+// data/env/cross_rules.toml, and the msprof-analyze advisor settings (§6.4).
+#include <algorithm>
 #include <charconv>
 #include <limits>
 
@@ -6,6 +8,7 @@
 
 #include "env/alloc_conf.h"
 #include "env/checker.h"
+#include "env/cross_rule.h"
 #include "env/translate.h"
 
 namespace banjia::env {
@@ -17,10 +20,6 @@ class View {
   const Setting* get(const std::string& name) const {
     auto it = env_.find(name);
     return it == env_.end() || it->second.unresolved ? nullptr : &it->second;
-  }
-  bool is(const std::string& name, std::string_view value) const {
-    const Setting* s = get(name);
-    return s && s->value == value;
   }
   std::optional<long long> integer(const std::string& name) const {
     const Setting* s = get(name);
@@ -38,17 +37,123 @@ class View {
   const Environment& env_;
 };
 
-Finding rule_finding(const Site& site, std::string_view id, Severity sev, std::string evidence, std::string suggestion) {
-  const auto& r = knowledge_base().rule(id);
-  auto f = make_finding(site, id, sev, r.summary, std::move(suggestion), r.source);
-  f.evidence = std::move(evidence);
-  return f;
+// What a clause shows of its variable: the number an integer test read, else the value as written.
+std::string shown(const View& env, const CrossClause& c) {
+  if (c.test == "integer-nonzero") {
+    auto v = env.integer(c.var);
+    return v ? std::to_string(*v) : std::string{};
+  }
+  return env.set(c.var) ? env.all().at(c.var).value : std::string{};
 }
 
-long long as_timeout(long long v) { return v == 0 ? std::numeric_limits<long long>::max() : v; }  // 0 = never
+bool holds(const View& env, const CrossClause& c) {
+  if (c.test == "set") return env.set(c.var);
+  if (c.test == "unset") return !env.set(c.var);
+  if (c.test == "unresolved") return env.set(c.var) && !env.get(c.var);
+  const Setting* s = env.get(c.var);
+  if (!s) return false;
+  if (c.test == "equals") return std::find(c.values.begin(), c.values.end(), s->value) != c.values.end();
+  if (c.test == "integer-nonzero") {
+    auto v = env.integer(c.var);
+    return v && *v != 0;
+  }
+  if (c.test == "alloc-conf-has") {
+    for (const auto& e : split_alloc_conf(s->value))
+      for (const auto& wanted : c.values)
+        if (e.has_colon && wanted == e.key + ":" + e.value) return true;
+    return false;
+  }
+  return false;
+}
 
-void advisor(const View& env, std::vector<Finding>& out) {
-  for (const auto& a : knowledge_base().advice) {
+using Values = std::map<std::string, std::string>;
+
+void emit(const CrossRule& rule, const Site& site, std::string_view evidence, const Values& values,
+          std::vector<Finding>& out) {
+  auto f = make_listed_rule_finding(site, rule.id, rule.severity, rule.summary,
+                                    fill_template(rule.templates.at("suggestion"), values), rule.source);
+  f.evidence = fill_template(evidence, values);
+  out.push_back(std::move(f));
+}
+
+void assignment_rule(const CrossRule& rule, const View& env, std::vector<Finding>& out) {
+  for (const auto& at : rule.at) {
+    if (!holds(env, at)) continue;
+    const CrossClause* cause = nullptr;
+    for (const auto& r : rule.requires_any)
+      if (holds(env, r)) {
+        cause = &r;
+        break;
+      }
+    if (!rule.requires_any.empty() && !cause) continue;
+    if (std::any_of(rule.unless.begin(), rule.unless.end(), [&](const CrossClause& u) { return holds(env, u); })) continue;
+    const Site& site = env.site(at.var);
+    Values values{{"var", at.var}, {"value", shown(env, at)}, {"line", std::to_string(site.line)}};
+    if (cause) {
+      values["other"] = cause->var;
+      values["other_value"] = shown(env, *cause);
+      values["other_line"] = env.set(cause->var) ? std::to_string(env.site(cause->var).line) : "";
+    }
+    emit(rule, site, cause && !cause->evidence.empty() ? cause->evidence : rule.templates.at("evidence"), values, out);
+  }
+}
+
+// An integer written in the knowledge base (a [[var]] default), or nullopt.
+std::optional<long long> documented_integer(const std::string& text) {
+  long long v = 0;
+  auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+void timeout_order_rule(const KnowledgeBase& kb, const CrossRule& rule, const View& env, std::vector<Finding>& out) {
+  const bool longer_set = env.set(rule.longer);
+  const VarInfo* longer_var = kb.var(rule.longer);
+  const auto longer_read = longer_set ? env.integer(rule.longer)
+                                      : (longer_var ? documented_integer(longer_var->default_value) : std::nullopt);
+  const auto shorter_read = env.integer(rule.shorter);
+  if (!longer_read || !shorter_read) return;
+  const long long longer = *longer_read, shorter = *shorter_read;
+  const long long never = rule.never.value_or(-1);  // timeouts below 0 are not compared
+  auto as_timeout = [never](long long v) { return v == never ? std::numeric_limits<long long>::max() : v; };
+  if (longer < 0 || shorter < 0 || as_timeout(longer) > as_timeout(shorter)) return;
+  Values values{{"longer", rule.longer},
+                {"longer_value", std::to_string(longer)},
+                {"shorter", rule.shorter},
+                {"shorter_value", std::to_string(shorter)}};
+  emit(rule, env.site(longer_set ? rule.longer : rule.shorter),
+       rule.templates.at(longer_set ? "evidence" : "evidence_default"), values, out);
+}
+
+void cuda_pair_rule(const KnowledgeBase& kb, const CrossRule& rule, const View& env, std::vector<Finding>& out) {
+  for (const auto& pair : kb.cuda) {
+    if (!pair.automatic || !env.set(pair.name) || !env.set(pair.ascend)) continue;
+    const Setting& cuda = env.all().at(pair.name);
+    const Setting& ascend = env.all().at(pair.ascend);
+    const std::string wanted = cuda.unresolved ? cuda.value : cuda_value_in_ascend_terms(pair, cuda.value);
+    if (wanted == ascend.value) continue;
+    Values values{{"var", pair.name},
+                  {"value", cuda.value},
+                  {"other", pair.ascend},
+                  {"other_value", ascend.value},
+                  {"other_line", std::to_string(ascend.site.line)}};
+    emit(rule, cuda.site, rule.templates.at(ascend.site.line > 0 ? "evidence" : "evidence_no_line"), values, out);
+  }
+}
+
+void deprecated_rule(const KnowledgeBase& kb, const CrossRule& rule, const View& env, std::vector<Finding>& out) {
+  for (const auto& v : kb.vars) {
+    if (v.cls != VarClass::deprecated || !env.set(v.name)) continue;
+    std::string replacement = v.replacement.substr(0, v.replacement.find(' '));
+    if (replacement == v.name || !env.set(replacement)) continue;
+    const Setting& s = env.all().at(v.name);
+    Values values{{"var", v.name}, {"value", s.value}, {"line", std::to_string(s.site.line)}, {"replacement", replacement}};
+    emit(rule, s.site, rule.templates.at("evidence"), values, out);
+  }
+}
+
+void advisor(const KnowledgeBase& kb, const View& env, std::vector<Finding>& out) {
+  for (const auto& a : kb.advice) {
     const Setting* s = env.get(a.name);
     if (!s) continue;
     bool hit = false;
@@ -72,85 +177,19 @@ void advisor(const View& env, std::vector<Finding>& out) {
 
 }  // namespace
 
-void check_cross_rules(const Environment& environment, std::vector<Finding>& out) {
+void check_cross_rules(const KnowledgeBase& kb, const Environment& environment, std::vector<Finding>& out) {
   View env(environment);
-  const auto& kb = knowledge_base();
-  if (env.set("PYTORCH_NPU_ALLOC_CONF") && env.set("PYTORCH_ALLOC_CONF"))
-    out.push_back(rule_finding(env.site("PYTORCH_ALLOC_CONF"), "env-alloc-both-names", Severity::error,
-                               "torch_npu fails with \"Both PYTORCH_NPU_ALLOC_CONF and PYTORCH_ALLOC_CONF have been set\"",
-                               "keep only one of the two names"));
-  if (env.is("TORCH_HCCL_ZERO_COPY", "1")) {
-    bool expandable = false;
-    for (const char* n : {"PYTORCH_NPU_ALLOC_CONF", "PYTORCH_ALLOC_CONF"})
-      if (const Setting* s = env.get(n)) expandable = expandable || alloc_conf_expandable(s->value);
-    if (!expandable && !(env.set("PYTORCH_NPU_ALLOC_CONF") && !env.get("PYTORCH_NPU_ALLOC_CONF")))
-      out.push_back(rule_finding(env.site("TORCH_HCCL_ZERO_COPY"), "env-zero-copy-needs-expandable", Severity::warning,
-                                 "TORCH_HCCL_ZERO_COPY=1 without expandable_segments:True",
-                                 "set PYTORCH_NPU_ALLOC_CONF=expandable_segments:True (Atlas A3 only; not with TorchAir)"));
+  for (const auto& rule : kb.cross_rules) {
+    if (rule.kind == "assignment") assignment_rule(rule, env, out);
+    else if (rule.kind == "timeout-order") timeout_order_rule(kb, rule, env, out);
+    else if (rule.kind == "cuda-pair-differs") cuda_pair_rule(kb, rule, env, out);
+    else if (rule.kind == "deprecated-and-replacement") deprecated_rule(kb, rule, env, out);
   }
-  if (env.set("HCCL_EVENT_TIMEOUT") || env.set("HCCL_EXEC_TIMEOUT")) {
-    auto event = env.set("HCCL_EVENT_TIMEOUT") ? env.integer("HCCL_EVENT_TIMEOUT") : std::optional<long long>(1868);
-    auto exec = env.integer("HCCL_EXEC_TIMEOUT");
-    if (event && exec && *event >= 0 && *exec >= 0 && as_timeout(*event) <= as_timeout(*exec)) {
-      std::string where = env.set("HCCL_EVENT_TIMEOUT") ? "HCCL_EVENT_TIMEOUT" : "HCCL_EXEC_TIMEOUT";
-      out.push_back(rule_finding(
-          env.site(where), "env-event-timeout-order", Severity::warning,
-          fmt::format("HCCL_EVENT_TIMEOUT={}{} is not greater than HCCL_EXEC_TIMEOUT={} (0 means never)", *event,
-                      env.set("HCCL_EVENT_TIMEOUT") ? "" : " (default)", *exec),
-          "set HCCL_EVENT_TIMEOUT above HCCL_EXEC_TIMEOUT"));
-    }
-  }
-  auto blocking = env.integer("ASCEND_LAUNCH_BLOCKING");
-  bool launch_blocking = blocking && *blocking != 0;
-  if (launch_blocking && (env.is("TASK_QUEUE_ENABLE", "1") || env.is("TASK_QUEUE_ENABLE", "2")))
-    out.push_back(rule_finding(env.site("TASK_QUEUE_ENABLE"), "env-blocking-overrides-task-queue", Severity::warning,
-                               fmt::format("ASCEND_LAUNCH_BLOCKING={} turns task_queue off, so TASK_QUEUE_ENABLE={} "
-                                           "has no effect", *blocking, env.get("TASK_QUEUE_ENABLE")->value),
-                               "unset ASCEND_LAUNCH_BLOCKING outside debugging"));
-  bool no_queue = launch_blocking || env.is("TASK_QUEUE_ENABLE", "0");
-  for (const auto& [name, on] : {std::pair<std::string, std::string>{"PER_STREAM_QUEUE", "1"},
-                                 {"TORCH_NPU_LAZY_FUSION", "True"}}) {
-    if (no_queue && env.is(name, on))
-      out.push_back(rule_finding(env.site(name), "env-needs-task-queue", Severity::warning,
-                                 fmt::format("{}={} while {}", name, on,
-                                             launch_blocking ? "ASCEND_LAUNCH_BLOCKING is on" : "TASK_QUEUE_ENABLE=0"),
-                                 "set TASK_QUEUE_ENABLE to 1 or 2 and keep ASCEND_LAUNCH_BLOCKING off"));
-  }
-  if (env.set("OOM_SNAPSHOT_PATH") && (!env.set("OOM_SNAPSHOT_ENABLE") || env.is("OOM_SNAPSHOT_ENABLE", "0")))
-    out.push_back(rule_finding(env.site("OOM_SNAPSHOT_PATH"), "env-oom-path-without-enable", Severity::warning,
-                               "OOM_SNAPSHOT_PATH is set but OOM_SNAPSHOT_ENABLE is not 1 or 2",
-                               "set OOM_SNAPSHOT_ENABLE=1 (state + history) or 2 (state only)"));
-  if (env.is("PYTORCH_NO_NPU_MEMORY_CACHING", "1"))
-    out.push_back(rule_finding(env.site("PYTORCH_NO_NPU_MEMORY_CACHING"), "env-uncached-blocks-uce-check", Severity::info,
-                               "PYTORCH_NO_NPU_MEMORY_CACHING=1", "unset it where check_uce_in_memory is used"));
-  if (env.is("INF_NAN_MODE_ENABLE", "0") && !env.is("INF_NAN_MODE_FORCE_DISABLE", "1"))
-    out.push_back(rule_finding(env.site("INF_NAN_MODE_ENABLE"), "env-inf-nan-needs-force-disable", Severity::warning,
-                               "INF_NAN_MODE_ENABLE=0 without INF_NAN_MODE_FORCE_DISABLE=1 is blocked on A2/A3",
-                               "set INF_NAN_MODE_FORCE_DISABLE=1 if saturation mode is really wanted (it changes "
-                               "precision: Inf clamps to +-max, NaN becomes 0)"));
-  if (env.is("HCCL_INTRA_PCIE_ENABLE", "1") && env.is("HCCL_INTRA_ROCE_ENABLE", "1"))
-    out.push_back(rule_finding(env.site("HCCL_INTRA_ROCE_ENABLE"), "env-intra-link-conflict", Severity::warning,
-                               "HCCL_INTRA_PCIE_ENABLE=1 and HCCL_INTRA_ROCE_ENABLE=1", "enable only one link type"));
-  for (const auto& pair : kb.cuda) {
-    if (!pair.automatic || !env.set(pair.name) || !env.set(pair.ascend)) continue;
-    const Setting& cuda = env.all().at(pair.name);
-    const Setting& ascend = env.all().at(pair.ascend);
-    const std::string wanted = cuda.unresolved ? cuda.value : cuda_value_in_ascend_terms(pair, cuda.value);
-    if (wanted != ascend.value)
-      out.push_back(rule_finding(cuda.site, "env-cuda-ascend-conflict", Severity::warning,
-                                 fmt::format("{}={} and {}={}{}", pair.name, cuda.value, pair.ascend, ascend.value,
-                                             ascend.site.line > 0 ? fmt::format(" (line {})", ascend.site.line) : ""),
-                                 fmt::format("keep one of the two; torch_npu reads only {}", pair.ascend)));
-  }
-  for (const auto& v : kb.vars) {
-    if (v.cls != VarClass::deprecated || !env.set(v.name)) continue;
-    std::string replacement = v.replacement.substr(0, v.replacement.find(' '));
-    if (replacement != v.name && env.set(replacement))
-      out.push_back(rule_finding(env.site(v.name), "env-deprecated-and-replacement", Severity::info,
-                                 fmt::format("{} and {} are both set; {} wins", v.name, replacement, replacement),
-                                 fmt::format("remove {}", v.name)));
-  }
-  advisor(env, out);
+  advisor(kb, env, out);
+}
+
+void check_cross_rules(const Environment& environment, std::vector<Finding>& out) {
+  check_cross_rules(knowledge_base(), environment, out);
 }
 
 }  // namespace banjia::env

@@ -12,6 +12,7 @@
 #include "common/toml_document.h"
 #include "common/errors.h"
 #include "common/file_walk.h"
+#include "env/cross_rule_load.h"
 
 namespace banjia::env {
 namespace {
@@ -227,6 +228,7 @@ void load_file(const std::string& path, const std::string& text, KnowledgeBase& 
   each_table(root, "rule", path, P, [&](const toml::table&, const Fields& f) {
     kb.rules.push_back({f.str("id", true), f.str("summary", true), f.str("source", true)});
   });
+  load_cross_rules(root, path, kb);
   each_table(root, "advice", path, P, [&](const toml::table&, const Fields& f) {
     Advice a{f.str("name", true), f.str("when", true), f.str("value"), f.str("suggestion", true), f.str("source", true)};
     if (!contains(kAdviceWhen, a.when)) f.problem("unknown condition '" + a.when + "'");
@@ -281,6 +283,18 @@ KnowledgeBase load_knowledge_base(const std::vector<std::pair<std::string, std::
   for (const auto& v : kb.vars) unique(v.name, "variable");
   for (const auto& n : kb.names) unique(n.name, "name");
   for (const auto& c : kb.cuda) unique(c.name, "cuda name");
+  std::vector<std::string> ids;
+  for (const auto& r : kb.rules) {
+    if (contains(ids, r.id)) kb.problems.push_back("rule '" + r.id + "' is defined twice");
+    ids.push_back(r.id);
+  }
+  // An unset `longer` variable of a timeout-order rule stands for its documented default.
+  for (const auto& r : kb.cross_rules) {
+    if (r.kind != "timeout-order") continue;
+    const VarInfo* v = kb.var(r.longer);
+    if (!v || v->type != "int" || v->default_value.empty() || v->default_value.find_first_not_of("0123456789") != std::string::npos)
+      kb.problems.push_back(fmt::format("cross_rule '{}': '{}' needs a [[var]] entry with an integer default", r.id, r.longer));
+  }
   std::vector<std::string> opts;
   for (const auto& o : kb.alloc_options) {
     if (contains(opts, o.name)) kb.problems.push_back("allocator option '" + o.name + "' is defined twice");
@@ -337,7 +351,7 @@ const CudaPair* KnowledgeBase::cuda_pair(std::string_view name) const {
 const RuleText& KnowledgeBase::rule(std::string_view id) const {
   for (const auto& r : rules)
     if (r.id == id) return r;
-  throw std::logic_error(fmt::format("rule '{}' missing from data/env/rules.toml", id));
+  throw std::logic_error(fmt::format("rule '{}' missing from data/env (rules.toml, cross_rules.toml)", id));
 }
 
 const Template* KnowledgeBase::find_template(std::string_view scenario) const {

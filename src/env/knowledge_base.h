@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "env/cross_rule.h"
+
 namespace banjia::env {
 
 enum class VarClass { production, debug_only, deprecated, set_option };
@@ -77,7 +79,8 @@ struct KnowledgeBase {
   std::string cuda_prefixes_source;
   std::vector<std::string> ascendish_prefixes, ascendish_contains;
   std::string ascendish_source;
-  std::vector<RuleText> rules;
+  std::vector<RuleText> rules;  // every rule, cross rules included
+  std::vector<CrossRule> cross_rules;
   std::vector<Advice> advice;
   std::vector<Template> templates;
   std::vector<SourceTag> tags;

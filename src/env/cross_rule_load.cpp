@@ -1,0 +1,153 @@
+#include "env/cross_rule_load.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace banjia::env {
+namespace {
+
+bool contains(const std::vector<std::string>& v, std::string_view s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+class EntryReader {
+ public:
+  EntryReader(const toml::table& t, std::string where, std::vector<std::string>& problems)
+      : t_(t), where_(std::move(where)), problems_(problems) {}
+
+  std::string str(const toml::table& t, std::string_view key, bool required) const {
+    if (auto v = t[key].value<std::string>()) {
+      if (required && v->empty()) problem(fmt::format("empty '{}'", key));
+      return *v;
+    }
+    if (t.contains(key)) problem(fmt::format("'{}' must be a string", key));
+    else if (required) problem(fmt::format("missing '{}'", key));
+    return {};
+  }
+  std::string str(std::string_view key, bool required = false) const { return str(t_, key, required); }
+
+  std::vector<std::string> strings(const toml::table& t, std::string_view key) const {
+    std::vector<std::string> out;
+    if (!t.contains(key)) return out;
+    const auto* arr = t[key].as_array();
+    if (!arr) problem(fmt::format("'{}' must be an array of strings", key));
+    else
+      for (const auto& n : *arr) {
+        if (auto s = n.value<std::string>()) out.push_back(*s);
+        else problem(fmt::format("'{}' must contain only strings", key));
+      }
+    return out;
+  }
+
+  std::vector<CrossClause> clauses(std::string_view key) const {
+    std::vector<CrossClause> out;
+    if (!t_.contains(key)) return out;
+    const auto* arr = t_[key].as_array();
+    if (!arr) {
+      problem(fmt::format("'{}' must be an array of tables", key));
+      return out;
+    }
+    for (const auto& node : *arr) {
+      const auto* c = node.as_table();
+      if (!c) {
+        problem(fmt::format("'{}' must contain only tables", key));
+        continue;
+      }
+      CrossClause clause{str(*c, "var", true), str(*c, "test", true), strings(*c, "values"), str(*c, "evidence", false)};
+      if (!clause.test.empty() && !contains(cross_clause_tests(), clause.test))
+        problem(fmt::format("{}: unknown test '{}'", key, clause.test));
+      bool needs_values = clause.test == "equals" || clause.test == "alloc-conf-has";
+      if (needs_values && clause.values.empty()) problem(fmt::format("{}: test '{}' needs values", key, clause.test));
+      if (!needs_values && !clause.values.empty()) problem(fmt::format("{}: test '{}' takes no values", key, clause.test));
+      if (clause.test == "alloc-conf-has")
+        for (const auto& v : clause.values)
+          if (v.find(':') == std::string::npos) problem(fmt::format("{}: '{}' is not option:value", key, v));
+      if (!clause.evidence.empty() && key != "requires_any") problem(fmt::format("{}: only requires_any clauses give evidence", key));
+      out.push_back(std::move(clause));
+    }
+    return out;
+  }
+
+  void problem(const std::string& what) const { problems_.push_back(where_ + ": " + what); }
+
+ private:
+  const toml::table& t_;
+  std::string where_;
+  std::vector<std::string>& problems_;
+};
+
+void check_placeholders(const CrossKind& kind, std::string_view name, const std::string& text, const EntryReader& r) {
+  auto names = template_placeholders(text);
+  if (!names) return r.problem(fmt::format("template '{}' has an unbalanced brace", name));
+  for (const auto& n : *names)
+    if (!contains(kind.placeholders, n))
+      r.problem(fmt::format("template '{}' uses {{{}}}, which kind '{}' does not fill", name, n, kind.name));
+}
+
+CrossRule read_rule(const toml::table& t, const EntryReader& r) {
+  CrossRule rule;
+  rule.id = r.str("id", true);
+  rule.kind = r.str("kind", true);
+  rule.summary = r.str("summary", true);
+  rule.source = r.str("source", true);
+  std::string severity = r.str("severity", true);
+  if (auto s = parse_severity(severity)) rule.severity = *s;
+  else if (!severity.empty()) r.problem("unknown severity '" + severity + "' (error, warning, info)");
+  rule.at = r.clauses("at");
+  rule.requires_any = r.clauses("requires_any");
+  rule.unless = r.clauses("unless");
+  rule.longer = r.str("longer");
+  rule.shorter = r.str("shorter");
+  if (t.contains("never")) {
+    if (auto v = t["never"].value<int64_t>(); v && t["never"].is_integer()) rule.never = *v;
+    else r.problem("'never' must be an integer");
+  }
+  const CrossKind* kind = cross_rule_kind(rule.kind);
+  if (!kind) {
+    if (!rule.kind.empty()) r.problem("unknown kind '" + rule.kind + "'");
+    return rule;
+  }
+  for (const auto& name : kind->templates) {
+    rule.templates[name] = r.str(name, true);
+    check_placeholders(*kind, name, rule.templates[name], r);
+  }
+  for (const auto& c : rule.requires_any)
+    if (!c.evidence.empty()) check_placeholders(*kind, "requires_any evidence", c.evidence, r);
+  bool assignment = rule.kind == "assignment", timeout = rule.kind == "timeout-order";
+  if (assignment && rule.at.empty()) r.problem("kind 'assignment' needs 'at'");
+  if (!assignment && (!rule.at.empty() || !rule.requires_any.empty() || !rule.unless.empty()))
+    r.problem("only kind 'assignment' takes at, requires_any and unless");
+  if (timeout && (rule.longer.empty() || rule.shorter.empty())) r.problem("kind 'timeout-order' needs longer and shorter");
+  if (!timeout && (!rule.longer.empty() || !rule.shorter.empty() || rule.never))
+    r.problem("only kind 'timeout-order' takes longer, shorter and never");
+  return rule;
+}
+
+}  // namespace
+
+void load_cross_rules(const toml::table& root, const std::string& path, KnowledgeBase& kb) {
+  if (!root.contains("cross_rule")) return;
+  const auto* arr = root["cross_rule"].as_array();
+  if (!arr) {
+    kb.problems.push_back(path + ": 'cross_rule' must be an array of tables");
+    return;
+  }
+  size_t i = 0;
+  for (const auto& node : *arr) {
+    ++i;
+    const auto* t = node.as_table();
+    if (!t) {
+      kb.problems.push_back(fmt::format("{}: cross_rule[{}] is not a table", path, i));
+      continue;
+    }
+    std::string label = t->contains("id") ? t->at("id").value_or(std::string{}) : std::string{};
+    EntryReader reader(*t, fmt::format("{}: cross_rule '{}'", path, label.empty() ? fmt::format("#{}", i) : label),
+                       kb.problems);
+    CrossRule rule = read_rule(*t, reader);
+    kb.rules.push_back({rule.id, rule.summary, rule.source});
+    kb.cross_rules.push_back(std::move(rule));
+  }
+}
+
+}  // namespace banjia::env
