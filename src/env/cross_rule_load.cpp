@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "env/toml_fields.h"
+
 namespace banjia::env {
 namespace {
 
@@ -11,73 +13,37 @@ bool contains(const std::vector<std::string>& v, std::string_view s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-class EntryReader {
- public:
-  EntryReader(const toml::table& t, std::string where, std::vector<std::string>& problems)
-      : t_(t), where_(std::move(where)), problems_(problems) {}
-
-  std::string str(const toml::table& t, std::string_view key, bool required) const {
-    if (auto v = t[key].value<std::string>()) {
-      if (required && v->empty()) problem(fmt::format("empty '{}'", key));
-      return *v;
-    }
-    if (t.contains(key)) problem(fmt::format("'{}' must be a string", key));
-    else if (required) problem(fmt::format("missing '{}'", key));
-    return {};
-  }
-  std::string str(std::string_view key, bool required = false) const { return str(t_, key, required); }
-
-  std::vector<std::string> strings(const toml::table& t, std::string_view key) const {
-    std::vector<std::string> out;
-    if (!t.contains(key)) return out;
-    const auto* arr = t[key].as_array();
-    if (!arr) problem(fmt::format("'{}' must be an array of strings", key));
-    else
-      for (const auto& n : *arr) {
-        if (auto s = n.value<std::string>()) out.push_back(*s);
-        else problem(fmt::format("'{}' must contain only strings", key));
-      }
+std::vector<CrossClause> read_clauses(const TomlFields& r, std::string_view key) {
+  std::vector<CrossClause> out;
+  if (!r.table().contains(key)) return out;
+  const auto* arr = r.table()[key].as_array();
+  if (!arr) {
+    r.problem(fmt::format("'{}' must be an array of tables", key));
     return out;
   }
-
-  std::vector<CrossClause> clauses(std::string_view key) const {
-    std::vector<CrossClause> out;
-    if (!t_.contains(key)) return out;
-    const auto* arr = t_[key].as_array();
-    if (!arr) {
-      problem(fmt::format("'{}' must be an array of tables", key));
-      return out;
+  for (const auto& node : *arr) {
+    const auto* c = node.as_table();
+    if (!c) {
+      r.problem(fmt::format("'{}' must contain only tables", key));
+      continue;
     }
-    for (const auto& node : *arr) {
-      const auto* c = node.as_table();
-      if (!c) {
-        problem(fmt::format("'{}' must contain only tables", key));
-        continue;
-      }
-      CrossClause clause{str(*c, "var", true), str(*c, "test", true), strings(*c, "values"), str(*c, "evidence", false)};
-      if (!clause.test.empty() && !contains(cross_clause_tests(), clause.test))
-        problem(fmt::format("{}: unknown test '{}'", key, clause.test));
-      bool needs_values = clause.test == "equals" || clause.test == "alloc-conf-has";
-      if (needs_values && clause.values.empty()) problem(fmt::format("{}: test '{}' needs values", key, clause.test));
-      if (!needs_values && !clause.values.empty()) problem(fmt::format("{}: test '{}' takes no values", key, clause.test));
-      if (clause.test == "alloc-conf-has")
-        for (const auto& v : clause.values)
-          if (v.find(':') == std::string::npos) problem(fmt::format("{}: '{}' is not option:value", key, v));
-      if (!clause.evidence.empty() && key != "requires_any") problem(fmt::format("{}: only requires_any clauses give evidence", key));
-      out.push_back(std::move(clause));
-    }
-    return out;
+    TomlFields f = r.within(*c);
+    CrossClause clause{f.str("var", true), f.str("test", true), f.list("values"), f.str("evidence")};
+    if (!clause.test.empty() && !contains(cross_clause_tests(), clause.test))
+      r.problem(fmt::format("{}: unknown test '{}'", key, clause.test));
+    bool needs_values = clause.test == "equals" || clause.test == "alloc-conf-has";
+    if (needs_values && clause.values.empty()) r.problem(fmt::format("{}: test '{}' needs values", key, clause.test));
+    if (!needs_values && !clause.values.empty()) r.problem(fmt::format("{}: test '{}' takes no values", key, clause.test));
+    if (clause.test == "alloc-conf-has")
+      for (const auto& v : clause.values)
+        if (v.find(':') == std::string::npos) r.problem(fmt::format("{}: '{}' is not option:value", key, v));
+    if (!clause.evidence.empty() && key != "requires_any") r.problem(fmt::format("{}: only requires_any clauses give evidence", key));
+    out.push_back(std::move(clause));
   }
+  return out;
+}
 
-  void problem(const std::string& what) const { problems_.push_back(where_ + ": " + what); }
-
- private:
-  const toml::table& t_;
-  std::string where_;
-  std::vector<std::string>& problems_;
-};
-
-void check_placeholders(const CrossKind& kind, std::string_view name, const std::string& text, const EntryReader& r) {
+void check_placeholders(const CrossKind& kind, std::string_view name, const std::string& text, const TomlFields& r) {
   auto names = template_placeholders(text);
   if (!names) return r.problem(fmt::format("template '{}' has an unbalanced brace", name));
   for (const auto& n : *names)
@@ -85,7 +51,7 @@ void check_placeholders(const CrossKind& kind, std::string_view name, const std:
       r.problem(fmt::format("template '{}' uses {{{}}}, which kind '{}' does not fill", name, n, kind.name));
 }
 
-CrossRule read_rule(const toml::table& t, const EntryReader& r) {
+CrossRule read_rule(const TomlFields& r) {
   CrossRule rule;
   rule.id = r.str("id", true);
   rule.kind = r.str("kind", true);
@@ -94,15 +60,12 @@ CrossRule read_rule(const toml::table& t, const EntryReader& r) {
   std::string severity = r.str("severity", true);
   if (auto s = parse_severity(severity)) rule.severity = *s;
   else if (!severity.empty()) r.problem("unknown severity '" + severity + "' (error, warning, info)");
-  rule.at = r.clauses("at");
-  rule.requires_any = r.clauses("requires_any");
-  rule.unless = r.clauses("unless");
+  rule.at = read_clauses(r, "at");
+  rule.requires_any = read_clauses(r, "requires_any");
+  rule.unless = read_clauses(r, "unless");
   rule.longer = r.str("longer");
   rule.shorter = r.str("shorter");
-  if (t.contains("never")) {
-    if (auto v = t["never"].value<int64_t>(); v && t["never"].is_integer()) rule.never = *v;
-    else r.problem("'never' must be an integer");
-  }
+  if (auto v = r.integer("never")) rule.never = *v;
   const CrossKind* kind = cross_rule_kind(rule.kind);
   if (!kind) {
     if (!rule.kind.empty()) r.problem("unknown kind '" + rule.kind + "'");
@@ -142,9 +105,9 @@ void load_cross_rules(const toml::table& root, const std::string& path, Knowledg
       continue;
     }
     std::string label = t->contains("id") ? t->at("id").value_or(std::string{}) : std::string{};
-    EntryReader reader(*t, fmt::format("{}: cross_rule '{}'", path, label.empty() ? fmt::format("#{}", i) : label),
+    TomlFields reader(*t, fmt::format("{}: cross_rule '{}'", path, label.empty() ? fmt::format("#{}", i) : label),
                        kb.problems);
-    CrossRule rule = read_rule(*t, reader);
+    CrossRule rule = read_rule(reader);
     kb.rules.push_back({rule.id, rule.summary, rule.source});
     kb.cross_rules.push_back(std::move(rule));
   }

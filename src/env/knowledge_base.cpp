@@ -13,64 +13,13 @@
 #include "common/errors.h"
 #include "common/file_walk.h"
 #include "env/cross_rule_load.h"
+#include "env/toml_fields.h"
 
 namespace banjia::env {
 namespace {
 
-// Reads string fields of one TOML table, recording a problem for required ones that are missing.
-class Fields {
- public:
-  Fields(const toml::table& t, std::string where, std::vector<std::string>& problems)
-      : t_(t), where_(std::move(where)), problems_(problems) {}
+using Fields = TomlFields;
 
-  std::string str(std::string_view key, bool required = false) const {
-    if (auto v = t_[key].value<std::string>()) {
-      if (required && v->empty()) problem(fmt::format("empty '{}'", key));
-      return *v;
-    }
-    if (t_.contains(key)) problem(fmt::format("'{}' must be a string", key));
-    else if (required) problem(fmt::format("missing '{}'", key));
-    return {};
-  }
-  std::vector<std::string> list(std::string_view key) const {
-    std::vector<std::string> out;
-    if (!t_.contains(key)) return out;
-    const auto* arr = t_[key].as_array();
-    if (!arr) {
-      problem(fmt::format("'{}' must be an array of strings", key));
-      return out;
-    }
-    for (const auto& n : *arr) {
-      if (auto s = n.value<std::string>()) out.push_back(*s);
-      else problem(fmt::format("'{}' must contain only strings", key));
-    }
-    return out;
-  }
-  std::optional<long long> integer(std::string_view key) const {
-    if (!t_.contains(key)) return std::nullopt;
-    if (auto v = t_[key].value<int64_t>(); v && t_[key].is_integer()) return *v;
-    problem(fmt::format("'{}' must be an integer", key));
-    return std::nullopt;
-  }
-  std::optional<double> number(std::string_view key) const {
-    if (!t_.contains(key)) return std::nullopt;
-    if (auto v = t_[key].value<double>()) return *v;
-    problem(fmt::format("'{}' must be a number", key));
-    return std::nullopt;
-  }
-  bool boolean(std::string_view key) const {
-    if (!t_.contains(key)) return false;
-    if (auto v = t_[key].value<bool>()) return *v;
-    problem(fmt::format("'{}' must be true or false", key));
-    return false;
-  }
-  void problem(const std::string& what) const { problems_.push_back(where_ + ": " + what); }
-
- private:
-  const toml::table& t_;
-  std::string where_;
-  std::vector<std::string>& problems_;
-};
 
 template <class F>
 void each_table(const toml::table& root, std::string_view key, const std::string& path,
