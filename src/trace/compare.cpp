@@ -35,6 +35,25 @@ std::map<std::string, std::string> read_name_map(const std::string& path) {
 }
 
 namespace {
+
+enum class Side { kBaseline, kTarget };
+
+// Rows joined by name, in first-seen order, accumulating each side's totals per step.
+class RowsByName {
+ public:
+  explicit RowsByName(std::vector<CompareRow>& rows) : rows_(rows) {}
+  void add(const std::string& name, Side side, double count, double total_us, double steps) {
+    auto [it, fresh] = index_.try_emplace(name, rows_.size());
+    if (fresh) rows_.push_back(CompareRow{name});
+    CompareRow& r = rows_[it->second];
+    (side == Side::kBaseline ? r.base_count : r.target_count) += count / steps;
+    (side == Side::kBaseline ? r.base_us : r.target_us) += total_us / steps;
+  }
+
+ private:
+  std::vector<CompareRow>& rows_;
+  std::unordered_map<std::string, size_t> index_;
+};
 Breakdown mean_step(const Summary& s) {
   Breakdown m;
   if (s.steps.empty()) return s.overall.breakdown;
@@ -71,40 +90,15 @@ Comparison compare_summaries(const Summary& base, const Summary& target,
   c.baseline_steps = steps_of(base);
   c.target_steps = steps_of(target);
   const double nb = static_cast<double>(c.baseline_steps), nt = static_cast<double>(c.target_steps);
-  // Kernel classes joined by name (both sides list the classes of data/trace/kernel_classes.toml).
-  std::unordered_map<std::string, size_t> class_index;
-  auto class_row = [&](const std::string& name) -> CompareRow& {
-    auto [it, fresh] = class_index.try_emplace(name, c.classes.size());
-    if (fresh) c.classes.push_back(CompareRow{name});
-    return c.classes[it->second];
-  };
-  for (auto& k : base.classes) {
-    CompareRow& r = class_row(k.name);
-    r.base_count += static_cast<double>(k.count) / nb;
-    r.base_us += k.total_us / nb;
-  }
-  for (auto& k : target.classes) {
-    CompareRow& r = class_row(k.name);
-    r.target_count += static_cast<double>(k.count) / nt;
-    r.target_us += k.total_us / nt;
-  }
-  // Hash join on the (mapped) op name.
-  std::unordered_map<std::string, size_t> index;
-  auto row_for = [&](const std::string& name) -> CompareRow& {
-    auto [it, fresh] = index.try_emplace(name, c.ops.size());
-    if (fresh) c.ops.push_back(CompareRow{name});
-    return c.ops[it->second];
-  };
-  for (auto& op : base.ops) {
-    CompareRow& r = row_for(op.name);
-    r.base_count += static_cast<double>(op.count) / nb;
-    r.base_us += op.total_us / nb;
-  }
+  // Kernel classes joined by name (both sides list the classes of data/trace/kernel_classes.toml);
+  // ops by their name, the target's mapped to the baseline's.
+  RowsByName classes(c.classes), ops(c.ops);
+  for (auto& k : base.classes) classes.add(k.name, Side::kBaseline, k.count, k.total_us, nb);
+  for (auto& k : target.classes) classes.add(k.name, Side::kTarget, k.count, k.total_us, nt);
+  for (auto& op : base.ops) ops.add(op.name, Side::kBaseline, op.count, op.total_us, nb);
   for (auto& op : target.ops) {
     auto m = target_to_base.find(op.name);
-    CompareRow& r = row_for(m == target_to_base.end() ? op.name : m->second);
-    r.target_count += static_cast<double>(op.count) / nt;
-    r.target_us += op.total_us / nt;
+    ops.add(m == target_to_base.end() ? op.name : m->second, Side::kTarget, op.count, op.total_us, nt);
   }
   std::sort(c.ops.begin(), c.ops.end(), [](const CompareRow& x, const CompareRow& y) {
     return x.delta_us() != y.delta_us() ? x.delta_us() > y.delta_us() : x.name < y.name;
