@@ -1,6 +1,7 @@
 #include "compare/noise_parameters.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 #include <toml++/toml.h>
 
@@ -81,24 +82,19 @@ std::string float32_compute_precision(const std::map<std::string, std::string>& 
   }
   std::string device;
   if (auto it = meta.find("device"); it != meta.end()) device = it->second;
-  bool on = false, recorded = false;
-  if (device.starts_with("cuda")) {
-    for (const char* key : {"cuda_matmul_allow_tf32", "cudnn_allow_tf32"})
+  // TF32 (CUDA) or HF32 (NPU) where a recorded flag allows it, or the device's default where none is recorded.
+  auto device_flags = [&](std::initializer_list<const char*> keys, const std::string& fallback) {
+    bool on = false, recorded = false;
+    for (const char* key : keys)
       if (bool v = false; flag(meta, key, v)) {
         recorded = true;
         on = on || v;
       }
     if (on) widen("tf32");
-    if (!recorded) widen(p.cuda_default_f32);
-  } else if (device.starts_with("npu")) {
-    for (const char* key : {"npu_matmul_allow_hf32", "npu_conv_allow_hf32"})
-      if (bool v = false; flag(meta, key, v)) {
-        recorded = true;
-        on = on || v;
-      }
-    if (on) widen("tf32");
-    if (!recorded) widen(p.npu_default_f32);
-  }
+    if (!recorded) widen(fallback);
+  };
+  if (device.starts_with("cuda")) device_flags({"cuda_matmul_allow_tf32", "cudnn_allow_tf32"}, p.cuda_default_f32);
+  if (device.starts_with("npu")) device_flags({"npu_matmul_allow_hf32", "npu_conv_allow_hf32"}, p.npu_default_f32);
   return coarsest;
 }
 

@@ -90,27 +90,11 @@ CrossRule read_rule(const TomlFields& r) {
 }  // namespace
 
 void load_cross_rules(const toml::table& root, const std::string& path, KnowledgeBase& kb) {
-  if (!root.contains("cross_rule")) return;
-  const auto* arr = root["cross_rule"].as_array();
-  if (!arr) {
-    kb.problems.push_back(path + ": 'cross_rule' must be an array of tables");
-    return;
-  }
-  size_t i = 0;
-  for (const auto& node : *arr) {
-    ++i;
-    const auto* t = node.as_table();
-    if (!t) {
-      kb.problems.push_back(fmt::format("{}: cross_rule[{}] is not a table", path, i));
-      continue;
-    }
-    std::string label = t->contains("id") ? t->at("id").value_or(std::string{}) : std::string{};
-    TomlFields reader(*t, fmt::format("{}: cross_rule '{}'", path, label.empty() ? fmt::format("#{}", i) : label),
-                       kb.problems);
-    CrossRule rule = read_rule(reader);
+  each_table(root, "cross_rule", path, kb.problems, [&](const toml::table&, const TomlFields& fields) {
+    CrossRule rule = read_rule(fields);
     kb.rules.push_back({rule.id, rule.summary, rule.source});
     kb.cross_rules.push_back(std::move(rule));
-  }
+  });
 }
 
 }  // namespace banjia::env

@@ -70,4 +70,31 @@ class TomlFields {
   std::vector<std::string>& problems_;
 };
 
+// Calls fn(table, fields) for each table of the array `key` of `root`, whose problems name the table by
+// its name, id or position.
+template <class F>
+void each_table(const toml::table& root, std::string_view key, const std::string& path,
+                std::vector<std::string>& problems, F&& fn) {
+  if (!root.contains(key)) return;
+  const auto* arr = root[key].as_array();
+  if (!arr) {
+    problems.push_back(fmt::format("{}: '{}' must be an array of tables", path, key));
+    return;
+  }
+  size_t i = 0;
+  for (const auto& node : *arr) {
+    ++i;
+    const auto* t = node.as_table();
+    if (!t) {
+      problems.push_back(fmt::format("{}: {}[{}] is not a table", path, key, i));
+      continue;
+    }
+    std::string label = t->contains("name") ? t->at("name").value_or(std::string{}) : std::string{};
+    if (label.empty()) label = t->contains("id") ? t->at("id").value_or(std::string{}) : fmt::format("#{}", i);
+    if (label.empty()) label = t->contains("scenario") ? t->at("scenario").value_or(std::string{}) : label;
+    TomlFields f(*t, fmt::format("{}: {} '{}'", path, key, label), problems);
+    fn(*t, f);
+  }
+}
+
 }  // namespace banjia::env
