@@ -109,7 +109,7 @@ class NoiseModel {
       EntryResult& e = r_.entries[i];
       Phase phase = phase_of(*e.a);
       e.noise.phase = phase;
-      Observed o = e.numeric ? observe(e) : Observed{};
+      const Observed& o = observed_[i];
       if (!e.numeric || !o.known) {
         if (phase != Phase::kParamGrad && o.rms_b > 0) previous_rms[phase] = o.rms_b;
         continue;
@@ -127,8 +127,11 @@ class NoiseModel {
   }
 
  private:
+  // Observes every entry once: parameter gradients need their module's scale before they are judged.
   void index_modules() {
+    observed_.reserve(r_.entries.size());
     for (const EntryResult& e : r_.entries) {
+      observed_.push_back(e.numeric ? observe(e) : Observed{});
       Phase phase = phase_of(*e.a);
       const std::string module = owner_module(*e.a, phase);
       if (phase == Phase::kBackward && !grad_output_numel_.contains(module))
@@ -137,8 +140,7 @@ class NoiseModel {
         forward_roundoff_[module] = std::max(entry_roundoff(e.a->dtype, e.a->autocast, f32_a_),
                                              entry_roundoff(e.b->dtype, e.b->autocast, f32_b_));
       if (phase == Phase::kParamGrad && e.numeric) {
-        double rms = observe(e).rms_b;
-        grad_scale_[module] = std::max(grad_scale_[module], rms);
+        grad_scale_[module] = std::max(grad_scale_[module], observed_.back().rms_b);
       }
     }
   }
@@ -234,6 +236,7 @@ class NoiseModel {
   std::unordered_map<std::string, int64_t> grad_output_numel_;
   std::unordered_map<std::string, double> forward_roundoff_;
   std::unordered_map<std::string, double> grad_scale_;
+  std::vector<Observed> observed_;  // per entry, in r_.entries order
 };
 
 }  // namespace
