@@ -20,7 +20,6 @@ Agreement, per pair:
     python bench/compare_bench.py --banjia build-release/src/banjia [--pairs 32] [--numel 4194304]
                                   [--runs 3] [--peer-runs 3] [--quick]
 """
-import argparse
 import csv
 import json
 import math
@@ -168,14 +167,9 @@ def convert(src: pathlib.Path, dst: pathlib.Path) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--banjia", default=str(peerlib.REPO / "build-release" / "src" / "banjia"))
+    ap = peerlib.argument_parser(__doc__, runs=3, peer_runs=3, quick_help="two fixture pairs", peer="msprobe")
     ap.add_argument("--pairs", type=int, default=32)
     ap.add_argument("--numel", type=int, default=4 << 20)
-    ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--peer-runs", type=int, default=3)
-    ap.add_argument("--quick", action="store_true", help="two fixture pairs")
-    ap.add_argument("--timeout", type=float, default=1800, help="seconds per msprobe run")
     args = ap.parse_args()
     ms_status = peerlib.peer_status("msprobe")
     rss_limit = float(os.environ.get("PEER_RSS_LIMIT_MB") or 0.75 * peerlib.mem_available_mb())

@@ -15,7 +15,6 @@ here with Python's own `ast` (the same count for the original and both outputs):
 
     python bench/migrate_peers.py --banjia build-release/src/banjia [--runs 5] [--peer-runs 3] [--quick]
 """
-import argparse
 import ast
 import os
 import pathlib
@@ -83,12 +82,8 @@ def run_msft(src: pathlib.Path, out: pathlib.Path, timeout: float) -> tuple[peer
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--banjia", default=str(peerlib.REPO / "build-release" / "src" / "banjia"))
-    ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--peer-runs", type=int, default=3)
-    ap.add_argument("--quick", action="store_true", help="nanoGPT and examples/cifar_ddp only")
-    ap.add_argument("--timeout", type=float, default=1800, help="seconds per msFmkTransplt run")
+    ap = peerlib.argument_parser(__doc__, runs=5, peer_runs=3, quick_help="nanoGPT and examples/cifar_ddp only",
+                                 peer="msFmkTransplt")
     args = ap.parse_args()
     deps = peerlib.peer_status("msfmktransplt_deps")
     src_status = peerlib.peer_status("src_mstt")

@@ -8,6 +8,7 @@ hold a gigabyte of synthesised input) would report at least this process's RSS. 
 whole process group every 0.2 s and kills the group past the limit, so that a peer that would take
 the machine's memory (HTA on a 1 GB trace) gives a row saying so instead of an OOM kill.
 """
+import argparse
 import dataclasses
 import os
 import pathlib
@@ -188,3 +189,16 @@ def glance(*cells: object) -> None:
     if path:
         with open(path, "a") as f:
             f.write("| " + " | ".join(str(c) for c in cells) + " |\n")
+
+
+def argument_parser(doc: Optional[str], *, runs: int, peer_runs: int, quick_help: str, peer: str,
+                    timeout: float = 1800, peer_runs_help: Optional[str] = None) -> argparse.ArgumentParser:
+    """The options every peer benchmark takes: the banjia binary, runs of each side, --quick and the
+    peer's time limit; each script adds its own."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--banjia", default=str(REPO / "build-release" / "src" / "banjia"))
+    ap.add_argument("--runs", type=int, default=runs)
+    ap.add_argument("--peer-runs", type=int, default=peer_runs, help=peer_runs_help)
+    ap.add_argument("--quick", action="store_true", help=quick_help)
+    ap.add_argument("--timeout", type=float, default=timeout, help=f"seconds per {peer} run")
+    return ap

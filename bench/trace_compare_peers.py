@@ -17,7 +17,6 @@ against `banjia trace summary` of the same input (totals over all steps):
     python bench/trace_compare_peers.py --banjia build-release/src/banjia [--runs 5] [--peer-runs 3]
                                         [--size-mb 100] [--quick]
 """
-import argparse
 import gzip
 import json
 import os
@@ -84,13 +83,8 @@ print(json.dumps({"base": base, "target": target, "top": top}))
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--banjia", default=str(peerlib.REPO / "build-release" / "src" / "banjia"))
-    ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--peer-runs", type=int, default=3)
+    ap = peerlib.argument_parser(__doc__, runs=5, peer_runs=3, quick_help="two fixture pairs", peer="msprof-analyze")
     ap.add_argument("--size-mb", type=float, default=100, help="size of each synthesised trace")
-    ap.add_argument("--quick", action="store_true", help="two fixture pairs")
-    ap.add_argument("--timeout", type=float, default=1800, help="seconds per msprof-analyze run")
     args = ap.parse_args()
     status = peerlib.peer_status("msprof_analyze")
     ok = status == "ok"

@@ -16,7 +16,6 @@ event's start up and end down to whole microseconds, ~1 µs less per kernel). Wh
     python bench/trace_peers.py --banjia build-release/src/banjia [--size-mb 1000] [--runs 5]
                                 [--peer-runs 3] [--big-peer-runs 1] [--quick]
 """
-import argparse
 import json
 import os
 import pathlib
@@ -100,15 +99,11 @@ def agreement(summary: dict, hta: dict) -> tuple[list, bool]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--banjia", default=str(peerlib.REPO / "build-release" / "src" / "banjia"))
+    ap = peerlib.argument_parser(__doc__, runs=5, peer_runs=3, peer_runs_help="HTA runs per fixture trace",
+                                 quick_help="two fixture traces", peer="HTA", timeout=3600)
     ap.add_argument("--size-mb", type=float, default=1000)
-    ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--peer-runs", type=int, default=3, help="HTA runs per fixture trace")
     ap.add_argument("--big-peer-runs", type=int, default=1,
                     help="HTA runs on the synthesised trace (minutes each, more on a shared machine)")
-    ap.add_argument("--quick", action="store_true", help="two fixture traces")
-    ap.add_argument("--timeout", type=float, default=3600, help="seconds per HTA run")
     args = ap.parse_args()
 
     hta_status = peerlib.peer_status("hta")
