@@ -1,6 +1,6 @@
 // Structure on top of the token stream: significant tokens with bracket matching and statements,
 // the import table of a module, dotted names resolved to fully qualified names, and call arguments.
-// Resolution is module-level and purely syntactic (no flow analysis); see docs/python-frontend.md.
+// Resolution is module-level and purely syntactic (no flow analysis); see docs/design/python-frontend.md.
 #pragma once
 #include <cstdint>
 #include <cstring>

@@ -5,7 +5,7 @@ this test (the repository's .venv), plus a set of hand-written tricky snippets, 
 produces in py311 mode (without its Whitespace trivia) must equal that interpreter's `tokenize.tokenize`:
 same type, string, start and end for every token. Files CPython itself cannot tokenize are skipped
 (listed on failure only). The same files must also tokenize losslessly (concatenated tokens == source)
-in both modes. Documented deliberate differences: docs/python-frontend.md.
+in both modes. Documented deliberate differences: docs/design/python-frontend.md.
 """
 import importlib.util
 import io
