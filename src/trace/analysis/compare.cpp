@@ -1,0 +1,139 @@
+#include "trace/analysis/compare.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <unordered_map>
+
+#include "common/errors.h"
+#include "common/report.h"
+#include "trace/model/trace_rules.h"
+
+namespace banjia::trace {
+
+namespace {
+
+enum class Side { kBaseline, kTarget };
+
+// Rows joined by name, in first-seen order, accumulating each side's totals per step.
+class RowsByName {
+ public:
+  explicit RowsByName(std::vector<CompareRow>& rows) : rows_(rows) {}
+  void add(const std::string& name, Side side, double count, double total_us, double steps) {
+    auto [it, fresh] = index_.try_emplace(name, rows_.size());
+    if (fresh) rows_.push_back(CompareRow{name});
+    CompareRow& r = rows_[it->second];
+    (side == Side::kBaseline ? r.base_count : r.target_count) += count / steps;
+    (side == Side::kBaseline ? r.base_us : r.target_us) += total_us / steps;
+  }
+
+ private:
+  std::vector<CompareRow>& rows_;
+  std::unordered_map<std::string, size_t> index_;
+};
+Breakdown mean_step(const Summary& s) {
+  Breakdown m;
+  if (s.steps.empty()) return s.overall.breakdown;
+  for (auto& st : s.steps) {
+    m.wall_us += st.breakdown.wall_us;
+    m.compute_us += st.breakdown.compute_us;
+    m.comm_us += st.breakdown.comm_us;
+    m.memory_us += st.breakdown.memory_us;
+    m.idle_us += st.breakdown.idle_us;
+  }
+  double n = static_cast<double>(s.steps.size());
+  m.wall_us /= n, m.compute_us /= n, m.comm_us /= n, m.memory_us /= n, m.idle_us /= n;
+  return m;
+}
+
+std::string ratio_text(const CompareRow& r) {
+  if (auto q = r.ratio()) return fmt::format("{:.2f}x", *q);
+  return r.is_new() ? "new" : "-";  // "-": nothing on either side, or a count with no time
+}
+
+size_t steps_of(const Summary& s) { return std::max<size_t>(1, s.steps.size()); }
+}  // namespace
+
+Comparison compare_summaries(const Summary& base, const Summary& target,
+                             const std::map<std::string, std::string>& target_to_base) {
+  Comparison c;
+  c.baseline = base.file;
+  c.target = target.file;
+  Breakdown b = mean_step(base), t = mean_step(target);
+  for (auto [name, f] : {std::pair{"step_wall_us", &Breakdown::wall_us}, std::pair{"compute_us", &Breakdown::compute_us},
+                         std::pair{"comm_us", &Breakdown::comm_us}, std::pair{"memory_us", &Breakdown::memory_us},
+                         std::pair{"idle_us", &Breakdown::idle_us}})
+    c.metrics.push_back(CompareRow{name, 0, 0, b.*f, t.*f});  // step rows have times, no counts
+  c.baseline_steps = steps_of(base);
+  c.target_steps = steps_of(target);
+  const double nb = static_cast<double>(c.baseline_steps), nt = static_cast<double>(c.target_steps);
+  // Kernel classes joined by name (both sides list the classes of data/trace/kernel_classes.toml);
+  // ops by their name, the target's mapped to the baseline's.
+  RowsByName classes(c.classes), ops(c.ops);
+  for (auto& k : base.classes) classes.add(k.name, Side::kBaseline, k.count, k.total_us, nb);
+  for (auto& k : target.classes) classes.add(k.name, Side::kTarget, k.count, k.total_us, nt);
+  for (auto& op : base.ops) ops.add(op.name, Side::kBaseline, op.count, op.total_us, nb);
+  for (auto& op : target.ops) {
+    auto m = target_to_base.find(op.name);
+    ops.add(m == target_to_base.end() ? op.name : m->second, Side::kTarget, op.count, op.total_us, nt);
+  }
+  std::sort(c.ops.begin(), c.ops.end(), [](const CompareRow& x, const CompareRow& y) {
+    return x.delta_us() != y.delta_us() ? x.delta_us() > y.delta_us() : x.name < y.name;
+  });
+  return c;
+}
+
+void write_comparison_json(JsonWriter& w, const Comparison& c) {
+  auto rows = [&](const char* key, const std::vector<CompareRow>& v, bool counts) {
+    w.key(key).begin_array();
+    for (auto& r : v) {
+      w.begin_object().field("name", r.name);
+      if (counts) w.field("baseline_count", r.base_count).field("target_count", r.target_count);
+      w.field("baseline_us", r.base_us).field("target_us", r.target_us).field("delta_us", r.delta_us());
+      w.field("ratio", r.ratio()).field("new", r.is_new());
+      w.end_object();
+    }
+    w.end_array();
+  };
+  w.field("baseline", c.baseline).field("target", c.target);
+  w.field("baseline_steps", static_cast<uint64_t>(c.baseline_steps));
+  w.field("target_steps", static_cast<uint64_t>(c.target_steps));
+  w.field("per", "step");
+  rows("step", c.metrics, false);
+  rows("kernel_classes", c.classes, true);
+  rows("ops", c.ops, true);
+}
+
+std::string comparison_text(const Comparison& c, size_t top) {
+  std::string o = fmt::format("baseline: {} ({} step{})\ntarget:   {} ({} step{})\nevery value is a mean per step\n\n",
+                              c.baseline, c.baseline_steps, c.baseline_steps == 1 ? "" : "s", c.target,
+                              c.target_steps, c.target_steps == 1 ? "" : "s");
+  o += fmt::format("  {:<20} {:>12} {:>12} {:>8}\n", "step (ms/step)", "baseline", "target", "ratio");
+  for (auto& r : c.metrics)
+    o += fmt::format("  {:<20} {:>12.3f} {:>12.3f} {:>8}\n", r.name, r.base_us / 1000, r.target_us / 1000, ratio_text(r));
+  o += fmt::format("\n  {:<20} {:>12} {:>12} {:>8}\n", "kernel class (ms/step)", "baseline", "target", "ratio");
+  for (auto& r : c.classes)
+    if (r.base_count > 0 || r.target_count > 0)
+      o += fmt::format("  {:<20} {:>12.3f} {:>12.3f} {:>8}\n", r.name, r.base_us / 1000, r.target_us / 1000, ratio_text(r));
+  o += fmt::format("\n  op types, largest regression first (ms/step, calls/step):\n  {:>10} {:>10} {:>8} {:>8} {:>8}  {}\n",
+                   "baseline", "target", "ratio", "n base", "n tgt", "op");
+  size_t shown = 0;
+  for (auto& r : c.ops) {
+    if (shown++ >= top) break;
+    o += fmt::format("  {:>10.3f} {:>10.3f} {:>8} {:>8.4g} {:>8.4g}  {}\n", r.base_us / 1000, r.target_us / 1000,
+                     ratio_text(r), r.base_count, r.target_count, r.name);
+  }
+  return o;
+}
+
+std::string comparison_csv(const Comparison& c) {
+  std::string o = "op,baseline_count_per_step,target_count_per_step,baseline_us_per_step,target_us_per_step,"
+                  "delta_us_per_step,ratio\n";
+  for (auto& r : c.ops) {
+    auto q = r.ratio();
+    o += fmt::format("{},{:.6g},{:.6g},{:.3f},{:.3f},{:.3f},{}\n", csv_field(r.name), r.base_count, r.target_count,
+                     r.base_us, r.target_us, r.delta_us(), q ? fmt::format("{:.6f}", *q) : std::string());
+  }
+  return o;
+}
+
+}  // namespace banjia::trace
