@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 #include <unordered_map>
 
-#include "common/errors.h"
 #include "common/report.h"
 #include "trace/model/trace_rules.h"
 
