@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "common/json_writer.h"
 #include "trace/analysis/summary.h"
 
 namespace banjia::trace {
@@ -33,7 +32,5 @@ struct ClusterView {
 constexpr double kSlowRankRatio = 0.05;
 
 ClusterView cluster_view(const std::vector<Summary>& ranks);
-void write_cluster_json(JsonWriter& w, const ClusterView& c);
-std::string cluster_text(const ClusterView& c);
 
 }  // namespace banjia::trace

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "common/json_writer.h"
 #include "trace/analysis/summary.h"
 
 namespace banjia::trace {
@@ -35,9 +34,5 @@ struct Comparison {
 
 Comparison compare_summaries(const Summary& base, const Summary& target,
                              const std::map<std::string, std::string>& target_to_base);
-
-void write_comparison_json(JsonWriter& w, const Comparison& c);
-std::string comparison_text(const Comparison& c, size_t top);
-std::string comparison_csv(const Comparison& c);
 
 }  // namespace banjia::trace

@@ -205,4 +205,38 @@ std::string summary_csv(const std::vector<Summary>& all, const std::string& tabl
   return o;
 }
 
+void write_cluster_json(JsonWriter& w, const ClusterView& c) {
+  w.begin_object();
+  w.key("ranks").begin_array();
+  for (auto& r : c.ranks)
+    w.begin_object().field("file", r.file).field("rank", r.rank).field("step_us", r.step_us).field("compute_us", r.compute_us)
+        .field("comm_us", r.comm_us).field("memory_us", r.memory_us).field("idle_us", r.idle_us).end_object();
+  w.end_array();
+  w.key("slow_rank_metrics").begin_array();
+  for (auto& m : c.metrics)
+    w.begin_object().field("metric", m.metric).field("gap_ratio", m.gap_ratio)
+        .field("slowest_rank", static_cast<uint64_t>(m.slowest)).field("flagged", m.flagged).end_object();
+  w.end_array();
+  w.field("slow_rank", c.slow_rank).field("threshold", kSlowRankRatio);
+  w.end_object();
+}
+
+std::string cluster_text(const ClusterView& c) {
+  std::string o = "cluster (mean per step, ms):\n";
+  o += fmt::format("  {:>4} {:>10} {:>10} {:>10} {:>10} {:>10}  {}\n", "rank", "step", "compute", "comm", "memory", "idle", "file");
+  for (size_t i = 0; i < c.ranks.size(); ++i) {
+    auto& r = c.ranks[i];
+    o += fmt::format("  {:>4} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f}  {}\n",
+                     r.rank ? *r.rank : static_cast<int64_t>(i), r.step_us / 1000,
+                     r.compute_us / 1000, r.comm_us / 1000, r.memory_us / 1000, r.idle_us / 1000, r.file);
+  }
+  for (auto& m : c.metrics)
+    o += fmt::format("  {}: (max-min)/mean = {:.1f}%{}\n", m.metric, 100 * m.gap_ratio,
+                     m.flagged ? fmt::format(" > 5%: slow rank {}", c.ranks[m.slowest].rank
+                                                                  ? *c.ranks[m.slowest].rank
+                                                                  : static_cast<int64_t>(m.slowest))
+                               : std::string());
+  return o;
+}
+
 }  // namespace banjia::trace
