@@ -13,7 +13,7 @@ namespace banjia::trace {
 constexpr size_t kScanAdvisors = 3;
 void run_scan_advisor(size_t k, const SummaryContext& ctx, const Summary& s, std::vector<Finding>& out);
 
-// The rules on the finished summary (per-step breakdown, NPU extras): call after summarize().
+// The rules on the finished summary (per-step breakdown, NPU extras): summarize() runs them last.
 void run_advisors(SummaryContext& ctx, Summary& s);
 
 }  // namespace banjia::trace

@@ -42,6 +42,12 @@ std::optional<fs::path> profiler_output_dir(const fs::path& dir) {
   return std::nullopt;
 }
 
+// The ASCEND_PROFILER_OUTPUT directory of an input that is a directory.
+fs::path required_output_dir(const fs::path& path) {
+  if (auto dir = profiler_output_dir(path)) return *dir;
+  throw InputError(path.string(), "not a torch_npu profiler directory (no ASCEND_PROFILER_OUTPUT, trace_view.json, CSVs or .db)");
+}
+
 bool is_trace_file(const fs::path& p) {
   std::string n = p.filename().string();
   return n.ends_with(".json") || n.ends_with(".json.gz") || (n.starts_with("ascend_pytorch_profiler") && n.ends_with(".db"));
@@ -75,10 +81,9 @@ TraceData read_host_trace(const fs::path& path, unsigned threads, bool keep_inpu
   std::error_code ec;
   fs::path file = path;
   if (fs::is_directory(path, ec)) {
-    auto dir = profiler_output_dir(path);
-    if (!dir) throw InputError(path.string(), "not a torch_npu profiler directory (no ASCEND_PROFILER_OUTPUT, trace_view.json, CSVs or .db)");
-    if (has(*dir, "trace_view.json")) file = *dir / "trace_view.json";
-    else if (auto db = find_db(*dir)) file = *db;
+    fs::path dir = required_output_dir(path);
+    if (has(dir, "trace_view.json")) file = dir / "trace_view.json";
+    else if (auto db = find_db(dir)) file = *db;
     else throw InputError(path.string(), "torch_npu profiler directory without trace_view.json or .db: no host ops to read");
   }
   TraceData t = file.filename().string().ends_with(".db") ? read_ascend_db(file)
@@ -92,21 +97,21 @@ ProfilerRun load(const fs::path& path, unsigned threads) {
   TraceData& t = run.trace;
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
-    auto npu_dir = profiler_output_dir(path);
-    if (!npu_dir)
-      throw InputError(path.string(), "not a torch_npu profiler directory (no ASCEND_PROFILER_OUTPUT, trace_view.json, CSVs or .db)");
-    if (has(*npu_dir, "trace_view.json")) t = read_json_trace(*npu_dir / "trace_view.json", kDefaultPartBytes, threads);
-    else if (auto db = find_db(*npu_dir)) t = read_ascend_db(*db);
-    else t = trace_from_kernel_details(*npu_dir);
+    fs::path npu_dir = required_output_dir(path);
+    if (has(npu_dir, "trace_view.json")) t = read_json_trace(npu_dir / "trace_view.json", kDefaultPartBytes, threads);
+    else if (auto db = find_db(npu_dir)) t = read_ascend_db(*db);
+    else t = trace_from_kernel_details(npu_dir);
     t.file = path.string();
     PhaseTimer timer("NPU side files");
-    run.npu = read_npu_extras(*npu_dir, t);
-    run.rank = torch_npu_identity(*npu_dir);
+    run.npu = read_npu_extras(npu_dir, t);
+    run.rank = torch_npu_identity(npu_dir);
     return run;
   }
   t = path.filename().string().ends_with(".db") ? read_ascend_db(path) : read_json_trace(path, kDefaultPartBytes, threads);
-  PhaseTimer timer("NPU side files");
-  if (t.format == TraceFormat::torch_npu) run.npu = read_npu_extras(path.parent_path(), t);
+  if (t.format == TraceFormat::torch_npu) {
+    PhaseTimer timer("NPU side files");
+    run.npu = read_npu_extras(path.parent_path(), t);
+  }
   if (!t.distributed_info.empty()) run.rank = parse_distributed_info(t.distributed_info);
   else if (t.format == TraceFormat::torch_npu) run.rank = torch_npu_identity(path.parent_path());
   return run;
