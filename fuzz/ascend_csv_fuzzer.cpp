@@ -13,8 +13,8 @@
 #include "common/errors.h"
 #include "fuzz_check.h"
 #include "fuzz_files.h"
-#include "trace/ascend_csv.h"
-#include "trace/decimal_time.h"
+#include "trace/readers/ascend_csv.h"
+#include "trace/readers/decimal_time.h"
 
 using namespace banjia;
 using namespace banjia::trace;

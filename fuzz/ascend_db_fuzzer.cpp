@@ -13,7 +13,7 @@
 #include "common/errors.h"
 #include "fuzz_check.h"
 #include "fuzz_files.h"
-#include "trace/ascend_db.h"
+#include "trace/readers/ascend_db.h"
 #include "trace_checks.h"
 
 using namespace banjia;

@@ -6,8 +6,8 @@
 #include <cstddef>
 
 #include "fuzz_check.h"
-#include "trace/decimal_time.h"
-#include "trace/trace_model.h"
+#include "trace/readers/decimal_time.h"
+#include "trace/model/trace_model.h"
 
 struct TraceShape {  // what two reads of the same bytes must agree on
   size_t events, flows, processes, missing, negative;

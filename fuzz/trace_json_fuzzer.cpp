@@ -17,7 +17,7 @@
 #include "fuzz_check.h"
 #include "fuzz_files.h"
 #include "trace_checks.h"
-#include "trace/json_trace_reader.h"
+#include "trace/readers/json_trace_reader.h"
 
 using namespace banjia;
 using namespace banjia::trace;

@@ -2,10 +2,12 @@
 #include "common/errors.h"
 #include "common/file_io.h"
 #include "common/report.h"
-#include "trace/compare.h"
-#include "trace/html_report.h"
+#include "trace/analysis/compare.h"
+#include "trace/report/compare_render.h"
+#include "trace/report/html_report.h"
 #include "trace/trace_commands.h"
-#include "trace/trace_input.h"
+#include "trace/readers/load.h"
+#include "trace/readers/name_map.h"
 
 namespace banjia::trace {
 
@@ -15,7 +17,7 @@ int run_compare(const CompareArgs& args, const OutputOptions& out) {
   auto in = expand_inputs({args.baseline, args.target});
   if (in.size() != 2) throw InputError(args.baseline, "compare takes exactly one baseline and one target trace");
   SummaryOptions opt;
-  Summary base = analyse_input(in[0], opt), target = analyse_input(in[1], opt);
+  Summary base = summarize(load(in[0]), opt), target = summarize(load(in[1]), opt);
   Comparison c = compare_summaries(base, target, names);
   if (!args.html.empty()) write_file_atomic(args.html, comparison_html(c));
   if (out.parsed_format() == OutputFormat::csv) {

@@ -4,9 +4,9 @@
 #include "common/errors.h"
 #include "common/file_io.h"
 #include "common/report.h"
-#include "trace/ops_report.h"
+#include "trace/report/ops_render.h"
 #include "trace/trace_commands.h"
-#include "trace/trace_input.h"
+#include "trace/readers/load.h"
 
 namespace banjia::trace {
 

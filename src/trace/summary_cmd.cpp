@@ -6,12 +6,12 @@
 #include "common/file_io.h"
 #include "common/report.h"
 #include "common/thread_pool.h"
-#include "trace/cluster.h"
-#include "trace/html_report.h"
-#include "trace/summary_render.h"
+#include "trace/analysis/cluster.h"
+#include "trace/report/html_report.h"
+#include "trace/report/summary_render.h"
 #include "trace/trace_commands.h"
-#include "trace/trace_input.h"
-#include "trace/trace_rules.h"
+#include "trace/readers/load.h"
+#include "trace/model/trace_rules.h"
 
 namespace banjia::trace {
 
@@ -31,7 +31,7 @@ int run_summary(const SummaryArgs& args, const OutputOptions& out) {
   // Several traces: one per worker; one trace: all workers parse and analyse it.
   unsigned workers = worker_count(args.jobs);
   opt.threads = std::max<unsigned>(1, workers / static_cast<unsigned>(std::max<size_t>(1, inputs.size())));
-  parallel_for(inputs.size(), workers, [&](size_t i) { all[i] = analyse_input(inputs[i], opt); });
+  parallel_for(inputs.size(), workers, [&](size_t i) { all[i] = summarize(load(inputs[i], opt.threads), opt); });
   // Several inputs form a cluster only when they are distinct ranks of one job; otherwise each keeps
   // its own summary and the output says why there is no cluster view.
   std::optional<ClusterView> cluster;

@@ -1,4 +1,4 @@
-#include "trace/cluster.h"
+#include "trace/analysis/cluster.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "trace/decimal_time.h"
+#include "trace/readers/decimal_time.h"
 
 #include <gtest/gtest.h>
 

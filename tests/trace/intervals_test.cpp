@@ -1,4 +1,4 @@
-#include "trace/intervals.h"
+#include "trace/analysis/intervals.h"
 
 #include <gtest/gtest.h>
 

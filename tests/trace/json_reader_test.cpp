@@ -7,8 +7,8 @@
 
 #include "common/errors.h"
 #include "fixture_path.h"
-#include "trace/json_trace_reader.h"
-#include "trace/summary.h"
+#include "trace/readers/json_trace_reader.h"
+#include "trace/analysis/summary.h"
 
 using namespace banjia::trace;
 namespace fs = std::filesystem;
@@ -32,7 +32,7 @@ TEST(JsonTraceReader, ReadsKinetoEventsFlowsAndMetadata) {
   TraceData t = read_json_trace(p);
   fs::remove(p);
   ASSERT_EQ(t.size(), 2u);
-  EXPECT_EQ(t.format, "kineto");
+  EXPECT_EQ(t.format, TraceFormat::kineto);
   EXPECT_EQ(t.base_time_ns, 1790857026000000000);
   EXPECT_EQ(t.ts[0], 5179766322451942);
   EXPECT_EQ(t.dur[0], 1500);
@@ -67,7 +67,7 @@ TEST(JsonTraceReader, SummaryOfTinyTrace) {
     {"ph":"X","cat":"kernel","name":"gemm_b","pid":0,"tid":8,"ts":50,"dur":60,"args":{"correlation":2}},
     {"ph":"X","cat":"gpu_memcpy","name":"Memcpy DtoH","pid":0,"tid":7,"ts":100,"dur":20,"args":{"bytes":4}}
   ]})");
-  Summary s = summarize(read_json_trace(p));
+  Summary s = summarize(ProfilerRun{read_json_trace(p)});
   fs::remove(p);
   ASSERT_EQ(s.steps.size(), 1u);
   const Breakdown& b = s.steps[0].breakdown;
@@ -97,7 +97,7 @@ TEST(JsonTraceReader, PartsEqualWholeDocument) {
     EXPECT_EQ(whole.kind[i], parts.kind[i]);
     EXPECT_EQ(whole.pid[i] < 0, parts.pid[i] < 0);
   }
-  Summary a = summarize(whole), b = summarize(parts);
+  Summary a = summarize(ProfilerRun{std::move(whole)}), b = summarize(ProfilerRun{std::move(parts)});
   EXPECT_EQ(a.kernel_count, b.kernel_count);
   EXPECT_DOUBLE_EQ(a.overall.breakdown.compute_us, b.overall.breakdown.compute_us);
 }
@@ -116,7 +116,7 @@ TEST(JsonTraceReader, SummaryIndependentOfThreadCount) {
   SummaryOptions o1, o4;
   o1.threads = 1;
   o4.threads = 4;
-  Summary a = summarize(one, o1), b = summarize(four, o4);
+  Summary a = summarize(ProfilerRun{std::move(one)}, o1), b = summarize(ProfilerRun{std::move(four)}, o4);
   ASSERT_EQ(a.steps.size(), b.steps.size());
   for (size_t k = 0; k < a.steps.size(); ++k) {
     EXPECT_EQ(a.steps[k].breakdown.compute_us, b.steps[k].breakdown.compute_us);

@@ -7,8 +7,9 @@
 
 #include "common/errors.h"
 #include "ops/coverage.h"
-#include "trace/json_trace_reader.h"
-#include "trace/ops_report.h"
+#include "trace/readers/json_trace_reader.h"
+#include "trace/analysis/ops_report.h"
+#include "trace/report/ops_render.h"
 
 using namespace banjia::trace;
 using namespace banjia::ops;

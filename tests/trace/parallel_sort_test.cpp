@@ -1,5 +1,5 @@
 // parallel_sort, sort_nearly_sorted and group_by against std::sort / a plain loop.
-#include "trace/parallel_sort.h"
+#include "trace/analysis/parallel_sort.h"
 
 #include <random>
 

@@ -1,6 +1,7 @@
 // Which inputs make one job's cluster: the rank fields the profilers record, and the reasons given
 // when inputs are not ranks of one job.
-#include "trace/rank_identity.h"
+#include "trace/model/rank_identity.h"
+#include "trace/readers/profiler_identity.h"
 
 #include <gtest/gtest.h>
 

@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "common/errors.h"
-#include "trace/ascend_csv.h"
-#include "trace/decimal_time.h"
-#include "trace/json_trace_reader.h"
+#include "trace/readers/ascend_csv.h"
+#include "trace/readers/decimal_time.h"
+#include "trace/readers/json_trace_reader.h"
 
 using namespace banjia::trace;
 namespace fs = std::filesystem;

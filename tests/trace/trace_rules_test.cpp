@@ -1,6 +1,6 @@
 // The facts behind `banjia trace` (data/trace/*.toml): every entry has a source, and the loader
 // understands them.
-#include "trace/trace_rules.h"
+#include "trace/model/trace_rules.h"
 
 #include <gtest/gtest.h>
 

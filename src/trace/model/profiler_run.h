@@ -1,0 +1,53 @@
+// One profiler run as the readers deliver it to the analysis: the trace, torch_npu's side files
+// and the rank the profiler recorded. Everything the analysis needs from disk is in here, so the
+// analysis reads no file.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "trace/model/rank_identity.h"
+#include "trace/model/trace_model.h"
+
+namespace banjia::trace {
+
+struct OpRow {  // one op name: calls and host self/total time (µs)
+  std::string name;
+  size_t count = 0;
+  double self_us = 0, total_us = 0;
+};
+
+struct NpuStepTrace {  // one row of step_trace_time.csv (µs), as the profiler wrote it
+  std::string step;
+  double computing = 0, comm_not_overlapped = 0, overlapped = 0, communication = 0, free = 0,
+         stage = 0, bubble = 0;
+  std::optional<double> preparing;
+};
+
+struct OperatorDetailRow {  // operator_details.csv rows of one op name, added up (µs)
+  std::string name;
+  size_t count = 0;  // rows (one per op call)
+  double host_self_us = 0, host_total_us = 0, device_self_us = 0, device_total_us = 0;
+};
+
+struct NpuExtras {
+  size_t ai_cpu_tasks = 0, ai_cpu_slow_tasks = 0;  // slow: >= aicpu-fallback min_task_us
+  double ai_cpu_us = 0;
+  std::map<std::string, double> core_time_us;       // by Accelerator Core / Task Type
+  std::vector<NpuStepTrace> step_trace;             // from step_trace_time.csv
+  std::vector<OpRow> op_statistic;                  // op_statistic.csv: name=OP Type, total/count
+  std::vector<OperatorDetailRow> operator_details;  // operator_details.csv, by device total time
+  double communication_elapse_ms = 0;               // communication.json, sum of Elapse Time(ms)
+  size_t communication_ops = 0;
+  std::vector<std::string> sources;                 // files the extras came from
+};
+
+struct ProfilerRun {
+  TraceData trace;
+  std::optional<NpuExtras> npu;  // torch_npu outputs only: what ASCEND_PROFILER_OUTPUT's side files hold
+  RankIdentity rank;             // job and rank the profiler recorded (decides whether inputs form a cluster)
+  TraceFormat format() const { return trace.format; }
+};
+
+}  // namespace banjia::trace

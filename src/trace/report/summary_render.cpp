@@ -1,0 +1,242 @@
+#include "trace/report/summary_render.h"
+
+#include <fmt/format.h>
+
+#include "common/report.h"
+
+namespace banjia::trace {
+
+namespace {
+void breakdown_json(JsonWriter& w, const Breakdown& b) {
+  w.field("wall_us", b.wall_us).field("compute_us", b.compute_us).field("comm_us", b.comm_us);
+  w.field("memory_us", b.memory_us).field("busy_us", b.busy_us()).field("idle_us", b.idle_us);
+}
+
+void step_json(JsonWriter& w, const StepStats& st) {
+  w.begin_object();
+  w.field("name", st.name).field("start_ns", st.start_ns).field("end_ns", st.end_ns);
+  breakdown_json(w, st.breakdown);
+  w.field("kernels", st.kernels).field("kernel_median_us", st.kernel_median_us);
+  w.field("sync_points", st.sync_points);
+  w.field("h2d_count", st.h2d_count).field("h2d_bytes", st.h2d_bytes);
+  w.field("d2h_count", st.d2h_count).field("d2h_bytes", st.d2h_bytes);
+  w.field("dtype_casts", st.dtype_casts).field("compile_events", st.compile_events);
+  w.end_object();
+}
+
+void ops_json(JsonWriter& w, const std::vector<OpRow>& rows) {
+  w.begin_array();
+  for (auto& r : rows)
+    w.begin_object().field("name", r.name).field("count", r.count).field("self_us", r.self_us)
+        .field("total_us", r.total_us).end_object();
+  w.end_array();
+}
+
+std::string pct(double part, double whole) {
+  return whole > 0 ? fmt::format("{:5.1f}%", 100.0 * part / whole) : std::string("    -");
+}
+
+std::string shorten(std::string_view s, size_t n) {
+  return s.size() <= n ? std::string(s) : std::string(s.substr(0, n - 3)) + "...";
+}
+}  // namespace
+
+void write_summary_json(JsonWriter& w, const Summary& s) {
+  w.begin_object();
+  w.field("file", s.file).field("format", format_name(s.format)).field("events", s.events);
+  w.field("input_bytes", s.input_bytes).field("primary_device", s.primary_device);
+  w.key("warnings").begin_object().field("missing_fields", s.missing_fields)
+      .field("negative_durations", s.negative_durations).field("unknown_categories", s.unknown_categories)
+      .end_object();
+  w.key("overall");
+  step_json(w, s.overall);
+  w.key("steps").begin_array();
+  for (auto& st : s.steps) step_json(w, st);
+  w.end_array();
+  w.key("devices").begin_array();
+  for (auto& [d, b] : s.devices) {
+    w.begin_object().field("device", d);
+    breakdown_json(w, b);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("kernel_classes").begin_array();
+  for (auto& c : s.classes)
+    w.begin_object().field("class", c.name).field("count", c.count).field("total_us", c.total_us)
+        .field("share", c.share).end_object();
+  w.end_array();
+  w.key("kernels").begin_object().field("count", s.kernel_count).field("median_us", s.kernel_median_us)
+      .field("short_share", s.short_kernel_share).end_object();
+  w.key("launch_delay").begin_object().field("count", s.launch_delay.count)
+      .field("mean_us", s.launch_delay.mean_us).field("median_us", s.launch_delay.median_us)
+      .field("p95_us", s.launch_delay.p95_us).field("max_us", s.launch_delay.max_us).end_object();
+  w.key("top_ops_self");
+  ops_json(w, s.top_ops_self);
+  w.key("top_ops_total");
+  ops_json(w, s.top_ops_total);
+  w.key("top_kernels").begin_array();
+  for (auto& k : s.top_kernels)
+    w.begin_object().field("name", k.name).field("class", k.kernel_class).field("count", k.count)
+        .field("total_us", k.total_us).end_object();
+  w.end_array();
+  if (s.npu) {
+    const NpuExtras& n = *s.npu;
+    w.key("npu").begin_object();
+    w.field("ai_cpu_tasks", n.ai_cpu_tasks).field("ai_cpu_slow_tasks", n.ai_cpu_slow_tasks)
+        .field("ai_cpu_us", n.ai_cpu_us);
+    w.key("core_time_us").begin_object();
+    for (auto& [k, v] : n.core_time_us) w.field(k, v);
+    w.end_object();
+    w.key("step_trace").begin_array();
+    for (auto& r : n.step_trace) {
+      w.begin_object().field("step", r.step).field("computing_us", r.computing)
+          .field("comm_not_overlapped_us", r.comm_not_overlapped).field("overlapped_us", r.overlapped)
+          .field("communication_us", r.communication).field("free_us", r.free).field("stage_us", r.stage)
+          .field("bubble_us", r.bubble).field("preparing_us", r.preparing).end_object();
+    }
+    w.end_array();
+    w.key("op_statistic");
+    ops_json(w, n.op_statistic);
+    w.key("operator_details").begin_array();
+    for (auto& r : n.operator_details)
+      w.begin_object().field("name", r.name).field("count", r.count).field("host_self_us", r.host_self_us)
+          .field("host_total_us", r.host_total_us).field("device_self_us", r.device_self_us)
+          .field("device_total_us", r.device_total_us).end_object();
+    w.end_array();
+    w.field("communication_ops", n.communication_ops).field("communication_elapse_ms", n.communication_elapse_ms);
+    w.key("sources").begin_array();
+    for (auto& f : n.sources) w.value(f);
+    w.end_array();
+    w.end_object();
+  }
+  w.key("skipped_rules").begin_array();
+  for (auto& r : s.skipped_rules) w.begin_object().field("rule", r.rule).field("reason", r.reason).end_object();
+  w.end_array();
+  w.end_object();
+}
+
+std::string summary_text(const Summary& s) {
+  std::string o = fmt::format("{} ({}, {} events)\n", s.file, format_name(s.format), s.events);
+  o += fmt::format("  {:<22} {:>11} {:>15} {:>15} {:>15} {:>15} {:>7} {:>6} {:>9} {:>9}\n", "step", "wall ms",
+                   "compute", "comm", "memcpy/set", "idle", "kernels", "syncs", "H2D", "D2H");
+  auto row = [&](const StepStats& st) {
+    const Breakdown& b = st.breakdown;
+    auto cell = [&](double v) { return fmt::format("{:8.3f} {}", v / 1000, pct(v, b.wall_us)); };
+    o += fmt::format("  {:<22} {:>11.3f} {:>15} {:>15} {:>15} {:>15} {:>7} {:>6} {:>9} {:>9}\n",
+                     shorten(st.name, 22), b.wall_us / 1000, cell(b.compute_us), cell(b.comm_us),
+                     cell(b.memory_us), cell(b.idle_us), st.kernels, st.sync_points,
+                     fmt::format("{}/{}B", st.h2d_count, st.h2d_bytes), fmt::format("{}/{}B", st.d2h_count, st.d2h_bytes));
+  };
+  for (auto& st : s.steps) row(st);
+  row(s.overall);
+  o += fmt::format("  kernels: {} (median {:.2f} us, {:.1f}% < 10 us); launch delay median {:.2f} us, p95 {:.2f} us ({} launches); dtype casts {}\n",
+                   s.kernel_count, s.kernel_median_us, 100 * s.short_kernel_share, s.launch_delay.median_us,
+                   s.launch_delay.p95_us, s.launch_delay.count, s.overall.dtype_casts);
+  o += "  kernel classes:";
+  for (auto& c : s.classes)
+    if (c.count) o += fmt::format(" {} {:.1f}%", c.name, 100 * c.share);
+  o += "\n  top ops (self ms / total ms / count):\n";
+  for (auto& r : s.top_ops_self)
+    o += fmt::format("    {:>10.3f} {:>10.3f} {:>7}  {}\n", r.self_us / 1000, r.total_us / 1000, r.count, shorten(r.name, 90));
+  if (!s.top_kernels.empty()) o += "  top kernels (total ms / count / class):\n";
+  for (auto& k : s.top_kernels)
+    o += fmt::format("    {:>10.3f} {:>7} {:<13} {}\n", k.total_us / 1000, k.count, k.kernel_class, shorten(k.name, 90));
+  if (s.npu) {
+    const NpuExtras& n = *s.npu;
+    o += fmt::format("  NPU: AI_CPU tasks {} ({} >= 20 us, {:.1f} us); op compiles {}\n", n.ai_cpu_tasks,
+                     n.ai_cpu_slow_tasks, n.ai_cpu_us, s.overall.compile_events);
+    if (!n.core_time_us.empty()) {
+      o += "  NPU core time:";
+      for (auto& [k, v] : n.core_time_us) o += fmt::format(" {} {:.1f} us;", k, v);
+      o += "\n";
+    }
+    if (!n.operator_details.empty()) o += "  ops by device time (operator_details.csv; device total ms / host self ms / calls):\n";
+    for (size_t i = 0; i < n.operator_details.size() && i < 5; ++i) {
+      auto& r = n.operator_details[i];
+      o += fmt::format("    {:>10.3f} {:>10.3f} {:>7}  {}\n", r.device_total_us / 1000, r.host_self_us / 1000, r.count,
+                       shorten(r.name, 90));
+    }
+    for (auto& r : n.step_trace)
+      o += fmt::format("  step_trace_time.csv step {}: computing {:.1f} us, comm not overlapped {:.1f} us, free {:.1f} us\n",
+                       r.step, r.computing, r.comm_not_overlapped, r.free);
+  }
+  for (auto& r : s.skipped_rules) o += fmt::format("  skipped: {} \u2014 {}\n", r.rule, r.reason);
+  size_t warn = s.missing_fields + s.negative_durations + s.unknown_categories;
+  if (warn)
+    o += fmt::format("  warnings: {} events with missing fields, {} negative durations, {} unknown categories\n",
+                     s.missing_fields, s.negative_durations, s.unknown_categories);
+  return o;
+}
+
+bool is_csv_table(const std::string& t) { return t == "steps" || t == "ops" || t == "kernels" || t == "classes"; }
+
+std::string summary_csv(const std::vector<Summary>& all, const std::string& table) {
+  std::string o;
+  if (table == "ops") {
+    o = "file,op,count,self_us,total_us\n";
+    // The --top ops by self time, largest first, like the kernels table's top kernels.
+    for (auto& s : all)
+      for (auto& r : s.top_ops_self)
+        o += fmt::format("{},{},{},{:.3f},{:.3f}\n", csv_field(s.file), csv_field(r.name), r.count, r.self_us, r.total_us);
+  } else if (table == "kernels") {
+    o = "file,kernel,class,count,total_us\n";
+    for (auto& s : all)
+      for (auto& k : s.top_kernels)
+        o += fmt::format("{},{},{},{},{:.3f}\n", csv_field(s.file), csv_field(k.name), k.kernel_class, k.count, k.total_us);
+  } else if (table == "classes") {
+    o = "file,class,count,total_us,share\n";
+    for (auto& s : all)
+      for (auto& c : s.classes)
+        o += fmt::format("{},{},{},{:.3f},{:.6f}\n", csv_field(s.file), c.name, c.count, c.total_us, c.share);
+  } else {
+    o = "file,step,wall_us,compute_us,comm_us,memory_us,idle_us,kernels,kernel_median_us,sync_points,h2d_count,h2d_bytes,d2h_count,d2h_bytes,dtype_casts,compile_events\n";
+    for (auto& s : all) {
+      auto row = [&](const StepStats& st) {
+        const Breakdown& b = st.breakdown;
+        o += fmt::format("{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{},{:.3f},{},{},{},{},{},{},{}\n", csv_field(s.file),
+                         csv_field(st.name), b.wall_us, b.compute_us, b.comm_us, b.memory_us, b.idle_us, st.kernels,
+                         st.kernel_median_us, st.sync_points, st.h2d_count, st.h2d_bytes, st.d2h_count, st.d2h_bytes,
+                         st.dtype_casts, st.compile_events);
+      };
+      for (auto& st : s.steps) row(st);
+      row(s.overall);
+    }
+  }
+  return o;
+}
+
+void write_cluster_json(JsonWriter& w, const ClusterView& c) {
+  w.begin_object();
+  w.key("ranks").begin_array();
+  for (auto& r : c.ranks)
+    w.begin_object().field("file", r.file).field("rank", r.rank).field("step_us", r.step_us).field("compute_us", r.compute_us)
+        .field("comm_us", r.comm_us).field("memory_us", r.memory_us).field("idle_us", r.idle_us).end_object();
+  w.end_array();
+  w.key("slow_rank_metrics").begin_array();
+  for (auto& m : c.metrics)
+    w.begin_object().field("metric", m.metric).field("gap_ratio", m.gap_ratio)
+        .field("slowest_rank", static_cast<uint64_t>(m.slowest)).field("flagged", m.flagged).end_object();
+  w.end_array();
+  w.field("slow_rank", c.slow_rank).field("threshold", kSlowRankRatio);
+  w.end_object();
+}
+
+std::string cluster_text(const ClusterView& c) {
+  std::string o = "cluster (mean per step, ms):\n";
+  o += fmt::format("  {:>4} {:>10} {:>10} {:>10} {:>10} {:>10}  {}\n", "rank", "step", "compute", "comm", "memory", "idle", "file");
+  for (size_t i = 0; i < c.ranks.size(); ++i) {
+    auto& r = c.ranks[i];
+    o += fmt::format("  {:>4} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f}  {}\n",
+                     r.rank ? *r.rank : static_cast<int64_t>(i), r.step_us / 1000,
+                     r.compute_us / 1000, r.comm_us / 1000, r.memory_us / 1000, r.idle_us / 1000, r.file);
+  }
+  for (auto& m : c.metrics)
+    o += fmt::format("  {}: (max-min)/mean = {:.1f}%{}\n", m.metric, 100 * m.gap_ratio,
+                     m.flagged ? fmt::format(" > 5%: slow rank {}", c.ranks[m.slowest].rank
+                                                                  ? *c.ranks[m.slowest].rank
+                                                                  : static_cast<int64_t>(m.slowest))
+                               : std::string());
+  return o;
+}
+
+}  // namespace banjia::trace
