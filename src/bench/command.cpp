@@ -37,14 +37,14 @@ int compare_bench_runs(const BenchCompareOptions& o, const OutputOptions& out) {
   Policy policy = default_policy();
   if (o.seed >= 0) policy.bootstrap_seed = static_cast<uint64_t>(o.seed);
   if (o.resamples > 0) policy.bootstrap_resamples = o.resamples;
-  Comparison c = compare_runs(std::move(runs), policy);
+  BenchComparison c = compare_runs(std::move(runs), policy);
 
   std::string text;
-  if (out.format == "json") text = render_json(c);
-  else if (out.format == "csv") text = render_csv(c);
-  else if (out.format == "markdown") text = render_markdown(c);
-  else text = render_text(c);
-  if (!out.html.empty()) write_file_atomic(out.html, render_html(c));
+  if (out.format == "json") text = render_bench_json(c);
+  else if (out.format == "csv") text = render_bench_csv(c);
+  else if (out.format == "markdown") text = render_bench_markdown(c);
+  else text = render_bench_text(c);
+  if (!out.html.empty()) write_file_atomic(out.html, render_bench_html(c));
   out.write(text);
   if (out.format == "csv")  // CSV has no place for prose: warnings go to stderr
     for (const auto& w : all_warnings(c)) std::fprintf(stderr, "banjia: warning: %s\n", w.c_str());

@@ -12,10 +12,10 @@ int run_compare(const DumpCompareOptions& args, const OutputOptions& out) {
   Dump b = load_dump(args.b);
   CompareResult result = compare_dumps(a, b, CompareOptions{args.threads});
   std::string text;
-  if (out.format == "json") text = render_json(a, b, result);
-  else if (out.format == "csv") text = render_csv(result);
-  else text = render_text(a, b, result, args.top, out.color_enabled());
-  if (!out.html.empty()) write_file_atomic(out.html, render_html(a, b, result));
+  if (out.format == "json") text = render_dump_json(a, b, result);
+  else if (out.format == "csv") text = render_dump_csv(result);
+  else text = render_dump_text(a, b, result, args.top, out.color_enabled());
+  if (!out.html.empty()) write_file_atomic(out.html, render_dump_html(a, b, result));
   out.write(text);
   std::optional<Severity> worst;
   if (result.count(Status::kFail) + result.count(Status::kError) > 0) worst = Severity::error;
