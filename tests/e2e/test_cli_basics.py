@@ -27,7 +27,7 @@ VERBS = ("scan", "migrate", "env", "trace", "compare", "bench")
 
 
 def test_help_lists_every_verb(run):
-    # `banjia VERB` registers only VERB (src/main.cpp); anything else must still see all of them.
+    # `banjia VERB` registers only VERB (src/cli/verbs.cpp); anything else must still see all of them.
     r = run("--help")
     for verb in VERBS:
         assert f"\n  {verb} " in r.stdout, verb
