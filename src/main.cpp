@@ -1,10 +1,6 @@
 // banjia: move PyTorch workloads from NVIDIA GPUs to Ascend NPUs, and prove they run right and fast.
-#include <algorithm>
 #include <cstdio>
 #include <exception>
-#include <iterator>
-#include <string_view>
-#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -19,20 +15,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough(false);
   int exit_code = banjia::kExitOk;
-  using Register = void (*)(CLI::App&, int&);
-  static constexpr std::pair<std::string_view, Register> kVerbs[] = {
-      {"scan", banjia::register_scan},   {"migrate", banjia::register_migrate},
-      {"env", banjia::register_env},     {"trace", banjia::register_trace},
-      {"compare", banjia::register_compare}, {"bench", banjia::register_bench}};
-  // `banjia VERB ...` registers only VERB: building every verb's options and help text would be most
-  // of what banjia does before reading its input (a scan of one file). Anything else (`--help`, no
-  // verb, a misspelt one) registers them all, so the listing and CLI11's messages list every verb.
-  const auto named = argc > 1 ? std::find_if(std::begin(kVerbs), std::end(kVerbs),
-                                             [&](const auto& v) { return v.first == argv[1]; })
-                              : std::end(kVerbs);
-  if (named != std::end(kVerbs)) named->second(app, exit_code);
-  else
-    for (const auto& [name, add] : kVerbs) add(app, exit_code);
+  banjia::register_verbs(app, argc, argv, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -13,11 +13,11 @@ struct Conclusiveness {
 
 RunStats stats_for(Run run, const Policy& p, Conclusiveness& flags) {
   RunStats s;
-  s.time = summarize(run.times_ms, p.tukey_k);
+  s.time = summarize_sample(run.times_ms, p.tukey_k);
   const double median_s = s.time.median / 1e3;
   if (run.batch_size) s.throughput_per_s = *run.batch_size / median_s;
   if (!run.power_w.empty()) {
-    s.power_median_w = summarize(run.power_w, p.tukey_k).median;
+    s.power_median_w = summarize_sample(run.power_w, p.tukey_k).median;
     if (run.batch_size) s.energy_per_sample_j = *s.power_median_w * median_s / *run.batch_size;
   }
   flags.too_short = s.time.n < static_cast<size_t>(p.min_iterations);
@@ -117,8 +117,8 @@ std::vector<MetricComparison> compare_to(const RunStats& base, const RunStats& o
 
 }  // namespace
 
-Comparison compare_runs(std::vector<Run> runs, const Policy& p) {
-  Comparison c;
+BenchComparison compare_runs(std::vector<Run> runs, const Policy& p) {
+  BenchComparison c;
   c.policy = p;
   std::vector<Conclusiveness> flags(runs.size());
   for (size_t i = 0; i < runs.size(); ++i) c.runs.push_back(stats_for(std::move(runs[i]), p, flags[i]));
@@ -144,14 +144,14 @@ Comparison compare_runs(std::vector<Run> runs, const Policy& p) {
   return c;
 }
 
-bool any_significantly_slower(const Comparison& c) {
+bool any_significantly_slower(const BenchComparison& c) {
   for (const auto& list : c.vs_baseline)
     for (const auto& m : list)
       if (m.metric == "step_time" && m.verdict == "slower") return true;
   return false;
 }
 
-bool any_warning(const Comparison& c) {
+bool any_warning(const BenchComparison& c) {
   if (!c.warnings.empty()) return true;
   for (const auto& r : c.runs)
     if (!r.warnings.empty()) return true;

@@ -13,7 +13,7 @@ namespace banjia::bench {
 
 struct RunStats {
   Run run;
-  Summary time;                               // of run.times_ms
+  SampleSummary time;                         // of run.times_ms
   std::optional<double> throughput_per_s;     // batch_size / median step time
   std::optional<double> power_median_w;
   std::optional<double> energy_per_sample_j;  // median power * median step time / batch_size
@@ -35,18 +35,18 @@ struct MetricComparison {
   std::string inconclusive_reason; // why the verdict is "inconclusive"; empty otherwise
 };
 
-struct Comparison {
+struct BenchComparison {
   Policy policy;
   std::vector<RunStats> runs;                          // runs[0] is the baseline
   std::vector<std::vector<MetricComparison>> vs_baseline;  // one list per run; empty for the baseline
   std::vector<std::string> warnings;                   // about the comparison as a whole
 };
 
-Comparison compare_runs(std::vector<Run> runs, const Policy& policy);
+BenchComparison compare_runs(std::vector<Run> runs, const Policy& policy);
 
 // True when some run's step time is significantly slower than the baseline's.
-bool any_significantly_slower(const Comparison& c);
+bool any_significantly_slower(const BenchComparison& c);
 // True when there is any warning, per run or overall.
-bool any_warning(const Comparison& c);
+bool any_warning(const BenchComparison& c);
 
 }  // namespace banjia::bench

@@ -1,4 +1,4 @@
-// Writers for a Comparison: aligned text table (one column per run, like the article's §6 table),
+// Writers for a BenchComparison: aligned text table (one column per run, like the article's §6 table),
 // Markdown (to paste into a pull request), long-form CSV, JSON, and a self-contained HTML page.
 #pragma once
 #include <string>
@@ -13,15 +13,15 @@ struct TableModel {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
 };
-TableModel comparison_table(const Comparison& c);
+TableModel comparison_table(const BenchComparison& c);
 
 // Every warning, each prefixed with its run's label when it belongs to one.
-std::vector<std::string> all_warnings(const Comparison& c);
+std::vector<std::string> all_warnings(const BenchComparison& c);
 
-std::string render_text(const Comparison& c);
-std::string render_markdown(const Comparison& c);
-std::string render_csv(const Comparison& c);
-std::string render_json(const Comparison& c);
-std::string render_html(const Comparison& c);
+std::string render_bench_text(const BenchComparison& c);
+std::string render_bench_markdown(const BenchComparison& c);
+std::string render_bench_csv(const BenchComparison& c);
+std::string render_bench_json(const BenchComparison& c);
+std::string render_bench_html(const BenchComparison& c);
 
 }  // namespace banjia::bench

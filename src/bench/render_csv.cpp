@@ -10,7 +10,7 @@ namespace {
 std::string cell(const std::optional<double>& v) { return v ? fmt::format("{:.17g}", *v) : ""; }
 }  // namespace
 
-std::string render_csv(const Comparison& c) {
+std::string render_bench_csv(const BenchComparison& c) {
   std::string out = "run,file,metric,unit,value,ratio_to_baseline,ci_low,ci_high,verdict\n";
   for (size_t i = 0; i < c.runs.size(); ++i) {
     const RunStats& s = c.runs[i];

@@ -6,7 +6,7 @@
 
 namespace banjia::bench {
 
-std::string render_html(const Comparison& c) {
+std::string render_bench_html(const BenchComparison& c) {
   TableModel t = comparison_table(c);
   std::string body = html::table(t.header, t.rows);
   auto warnings = all_warnings(c);
@@ -23,7 +23,7 @@ std::string render_html(const Comparison& c) {
   line.x_label = "iteration (warm-up excluded)";
   line.y_label = "ms";
   for (const auto& r : c.runs) {
-    const Summary& t = r.time;
+    const SampleSummary& t = r.time;
     dist.series.push_back({r.run.label, r.run.times_ms, t.q1, t.median, t.q3, t.fence_low, t.fence_high});
     line.series.push_back({r.run.label, r.run.times_ms});
   }

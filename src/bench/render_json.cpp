@@ -8,7 +8,7 @@ namespace banjia::bench {
 
 namespace {
 
-void write_time(JsonWriter& w, const Summary& s) {
+void write_time(JsonWriter& w, const SampleSummary& s) {
   w.key("time_ms").begin_object();
   w.field("median", s.median).field("p95", s.p95).field("mean", s.mean).field("stdev", s.stdev);
   w.field("cv", s.cv).field("min", s.min).field("max", s.max).field("q1", s.q1).field("q3", s.q3);
@@ -34,7 +34,7 @@ void write_metric(JsonWriter& w, const MetricComparison& m, double confidence) {
   w.end_object();
 }
 
-void write_run(JsonWriter& w, const Comparison& c, size_t i) {
+void write_run(JsonWriter& w, const BenchComparison& c, size_t i) {
   const RunStats& s = c.runs[i];
   const Run& r = s.run;
   w.begin_object();
@@ -68,7 +68,7 @@ void write_run(JsonWriter& w, const Comparison& c, size_t i) {
 
 }  // namespace
 
-std::string render_json(const Comparison& c) {
+std::string render_bench_json(const BenchComparison& c) {
   JsonWriter w;
   w.begin_object();
   w.field("tool", "banjia").field("version", banjia_version()).field("command", "bench compare");

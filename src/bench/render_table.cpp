@@ -20,7 +20,7 @@ const MetricComparison* find_metric(const std::vector<MetricComparison>& list, s
   return nullptr;
 }
 
-std::string ratio_cell(const Comparison& c, size_t run, std::string_view metric) {
+std::string ratio_cell(const BenchComparison& c, size_t run, std::string_view metric) {
   if (run == 0) return "baseline";
   const MetricComparison* m = find_metric(c.vs_baseline[run], metric);
   if (!m) return "-";
@@ -31,7 +31,7 @@ std::string ratio_cell(const Comparison& c, size_t run, std::string_view metric)
 
 }  // namespace
 
-TableModel comparison_table(const Comparison& c) {
+TableModel comparison_table(const BenchComparison& c) {
   TableModel t;
   t.header.push_back("metric");
   for (const auto& r : c.runs) t.header.push_back(r.run.label);
@@ -80,7 +80,7 @@ TableModel comparison_table(const Comparison& c) {
   return t;
 }
 
-std::vector<std::string> all_warnings(const Comparison& c) {
+std::vector<std::string> all_warnings(const BenchComparison& c) {
   std::vector<std::string> out;
   for (const auto& r : c.runs)
     for (const auto& w : r.warnings) out.push_back(r.run.label + ": " + w);
@@ -88,7 +88,7 @@ std::vector<std::string> all_warnings(const Comparison& c) {
   return out;
 }
 
-std::string render_text(const Comparison& c) {
+std::string render_bench_text(const BenchComparison& c) {
   TableModel t = comparison_table(c);
   std::vector<size_t> width(t.header.size(), 0);
   auto measure = [&](const std::vector<std::string>& r) {
@@ -121,7 +121,7 @@ std::string render_text(const Comparison& c) {
   return out;
 }
 
-std::string render_markdown(const Comparison& c) {
+std::string render_bench_markdown(const BenchComparison& c) {
   TableModel t = comparison_table(c);
   auto esc = [](const std::string& s) {
     std::string o;

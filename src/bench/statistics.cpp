@@ -16,8 +16,8 @@ double quantile_sorted(const std::vector<double>& x, double q) {
   return x[lo] + (h - static_cast<double>(lo)) * (x[lo + 1] - x[lo]);
 }
 
-Summary summarize(const std::vector<double>& values, double tukey_k) {
-  Summary s;
+SampleSummary summarize_sample(const std::vector<double>& values, double tukey_k) {
+  SampleSummary s;
   std::vector<double> x = values;
   std::sort(x.begin(), x.end());
   s.n = x.size();

@@ -11,7 +11,7 @@ namespace banjia::bench {
 // Quantile of an ascending-sorted, non-empty vector (numpy "linear").
 double quantile_sorted(const std::vector<double>& sorted, double q);
 
-struct Summary {
+struct SampleSummary {
   size_t n = 0;
   double mean = 0, stdev = 0, cv = 0;  // stdev with ddof=1 (0 when n < 2); cv = stdev / mean
   double min = 0, max = 0, median = 0, p95 = 0, q1 = 0, q3 = 0;
@@ -20,7 +20,7 @@ struct Summary {
 };
 
 // Summary of a non-empty sample; `tukey_k` sets the outlier fences.
-Summary summarize(const std::vector<double>& values, double tukey_k);
+SampleSummary summarize_sample(const std::vector<double>& values, double tukey_k);
 
 struct Interval {
   double estimate = 0;  // the ratio on the full samples

@@ -14,4 +14,7 @@ void register_trace(CLI::App& app, int& exit_code);
 void register_compare(CLI::App& app, int& exit_code);
 void register_bench(CLI::App& app, int& exit_code);
 
+// Registers the verb that argv[1] names, or every verb when it names none.
+void register_verbs(CLI::App& app, int argc, const char* const* argv, int& exit_code);
+
 }  // namespace banjia

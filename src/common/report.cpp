@@ -1,6 +1,7 @@
 #include "common/report.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <unistd.h>
 
@@ -34,6 +35,8 @@ std::optional<ColorMode> parse_color_mode(std::string_view s) {
 bool use_color(ColorMode mode, int fd) {
   if (mode == ColorMode::always) return true;
   if (mode == ColorMode::never) return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color && *no_color) return false;
   return ::isatty(fd) != 0;
 }
 
@@ -201,7 +204,7 @@ std::string render_text(const Report& r, bool color) {
 std::string render(const Report& r, OutputFormat format, bool color) {
   switch (format) {
     case OutputFormat::json: return render_json(r);
-    case OutputFormat::csv: return render_csv(r);
+    case OutputFormat::csv: return r.csv_table ? r.csv_table() : render_csv(r);
     case OutputFormat::sarif: return render_sarif(r);
     case OutputFormat::text: return render_text(r, color);
   }
@@ -217,11 +220,15 @@ bool parse_fail_on(std::string_view s, std::optional<Severity>& out) {
   return out.has_value();
 }
 
-int exit_code_for(const std::vector<Finding>& findings, std::optional<Severity> fail_on) {
-  if (!fail_on) return kExitOk;
+std::optional<Severity> worst_severity(const std::vector<Finding>& findings) {
+  std::optional<Severity> worst;
   for (const auto& f : findings)
-    if (static_cast<int>(f.severity) >= static_cast<int>(*fail_on)) return kExitFindings;
-  return kExitOk;
+    if (!worst || static_cast<int>(f.severity) > static_cast<int>(*worst)) worst = f.severity;
+  return worst;
+}
+
+int exit_code_for(std::optional<Severity> worst, std::optional<Severity> fail_on) {
+  return worst && fail_on && static_cast<int>(*worst) >= static_cast<int>(*fail_on) ? kExitFindings : kExitOk;
 }
 
 }  // namespace banjia

@@ -16,7 +16,8 @@ std::optional<OutputFormat> parse_output_format(std::string_view s);
 
 enum class ColorMode { automatic, always, never };
 std::optional<ColorMode> parse_color_mode(std::string_view s);
-// True when colour should be used for a stream (stdout when fd==1): a TTY, or forced.
+// True when colour should be used for a stream (stdout when fd==1): forced, or in automatic mode a
+// TTY while NO_COLOR is unset or empty (no-color.org).
 bool use_color(ColorMode mode, int fd);
 
 // Description of a rule for SARIF's tool.driver.rules and text help.
@@ -38,6 +39,9 @@ struct Report {
   std::function<void(JsonWriter&)> summary_json;
   // Text printed before the findings (statistics block); may be empty.
   std::string summary_text;
+  // The verb's own CSV (a table of its summary), written by --format csv in place of the findings
+  // table; unset: the findings table.
+  std::function<std::string()> csv_table;
 };
 
 std::string render_json(const Report& report);
@@ -49,11 +53,13 @@ std::string render(const Report& report, OutputFormat format, bool color);
 // CSV field quoting per RFC 4180.
 std::string csv_field(std::string_view s);
 
-// --fail-on: "error", "warning", "info" or "none". Returns kExitFindings when any finding's severity
-// reaches the threshold, else kExitOk.
-// Returns false for an unknown level; `out` is empty for "none".
+// --fail-on: "error", "warning", "info" or "none" (docs/cli/banjia.md). Returns false for an unknown
+// level; `out` is empty for "none".
 bool parse_fail_on(std::string_view s, std::optional<Severity>& out);
-int exit_code_for(const std::vector<Finding>& findings, std::optional<Severity> fail_on);
+// The highest severity among `findings`; empty when there are none.
+std::optional<Severity> worst_severity(const std::vector<Finding>& findings);
+// kExitFindings when `worst` reaches the --fail-on level `fail_on`, else kExitOk.
+int exit_code_for(std::optional<Severity> worst, std::optional<Severity> fail_on);
 
 std::string banjia_version();
 

@@ -45,7 +45,7 @@ std::string dtype_or(const std::string& d) { return d.empty() ? "N/A" : d; }
 
 }  // namespace
 
-std::string render_csv(const CompareResult& r) {
+std::string render_dump_csv(const CompareResult& r) {
   bool tensor_layout = r.entries.empty();
   for (const auto& e : r.entries) tensor_layout |= e.mode == "tensor";
   std::vector<std::string> header = kBasic;

@@ -92,7 +92,7 @@ std::string unmatched_table(const char* heading, const std::vector<const DumpEnt
 }
 }  // namespace
 
-std::string render_html(const Dump& a, const Dump& b, const CompareResult& r) {
+std::string render_dump_html(const Dump& a, const Dump& b, const CompareResult& r) {
   std::string body;
   body += fmt::format("<p>A: <code>{}</code> ({}) &nbsp; B (reference): <code>{}</code> ({})</p>", html::escape(a.path),
                       html::escape(a.format), html::escape(b.path), html::escape(b.format));

@@ -96,7 +96,7 @@ void metrics(JsonWriter& w, const EntryResult& e) {
 
 }  // namespace
 
-std::string render_json(const Dump& a, const Dump& b, const CompareResult& r) {
+std::string render_dump_json(const Dump& a, const Dump& b, const CompareResult& r) {
   JsonWriter w(true);
   w.begin_object();
   dump_info(w, "a", a);

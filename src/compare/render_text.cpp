@@ -28,7 +28,7 @@ std::string paint(const std::string& s, Status st, bool color) {
 
 }  // namespace
 
-std::string render_text(const Dump& a, const Dump& b, const CompareResult& r, size_t worst_n, bool color) {
+std::string render_dump_text(const Dump& a, const Dump& b, const CompareResult& r, size_t worst_n, bool color) {
   std::string out;
   out += fmt::format("A: {} ({}, {}, {} entries)\nB: {} ({}, {}, {} entries)  [reference]\n", a.path, a.format,
                      a.task, a.entries.size(), b.path, b.format, b.task, b.entries.size());

@@ -1,12 +1,12 @@
 // `banjia scan PATH...`: inventory of CUDA-specific uses with fix kind and NPU replacement.
+#include "scan/command.h"
+
 #include <cstdio>
 #include <mutex>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
-#include "cli/output_options.h"
-#include "cli/verbs.h"
 #include "common/errors.h"
 #include "common/file_io.h"
 #include "common/json_writer.h"
@@ -16,18 +16,9 @@
 #include "scan/scan_summary.h"
 #include "scan/scanner.h"
 
-namespace banjia {
+namespace banjia::scan {
 
 namespace {
-
-struct ScanArgs {
-  std::vector<std::string> paths;
-  std::vector<std::string> exclude, select, ignore;
-  unsigned threads = 0;
-  bool list_rules = false;
-  std::string explain;  // a rule id: print its documentation page
-  OutputOptions out;
-};
 
 std::string rule_list_text(const scan::RuleCatalog& rules) {
   std::string s;
@@ -100,14 +91,16 @@ std::string explain_rule(std::string_view id) {
   throw InputError(std::string(id), near.empty() ? "no such rule" : fmt::format("no such rule (did you mean {}?)", near[0]));
 }
 
-int run_scan(const ScanArgs& args) {
+}  // namespace
+
+int run_scan(const ScanVerbOptions& args, const OutputOptions& out) {
   if (!args.explain.empty()) {
-    write_output(args.out.output, explain_rule(args.explain));
+    out.write(explain_rule(args.explain));
     return kExitOk;
   }
   if (args.list_rules) {
     const auto& rules = scan::RuleCatalog::builtin();
-    write_output(args.out.output, args.out.format == "json" ? rule_list_json(rules) : rule_list_text(rules));
+    out.write(out.format == "json" ? rule_list_json(rules) : rule_list_text(rules));
     return kExitOk;
   }
   scan::ScanOptions opts;
@@ -139,32 +132,7 @@ int run_scan(const ScanArgs& args) {
                             scan::rule_doc_text(r), scan::rule_doc_markdown(r)});
   report.summary_json = [&](JsonWriter& w) { scan::summary_json(w, summary); };
   report.summary_text = scan::summary_text(summary, "banjia scan");
-  return args.out.emit(report);
+  return out.emit(report);
 }
 
-}  // namespace
-
-void register_scan(CLI::App& app, int& exit_code) {
-  auto args = std::make_shared<ScanArgs>();
-  CLI::App* cmd = app.add_subcommand("scan", "Find every CUDA-specific use in a Python project and say how it migrates");
-  cmd->add_option("paths", args->paths, "Files or directories to scan");
-  cmd->add_option("--exclude", args->exclude, "Skip paths matching GLOB (repeatable)")->option_text("GLOB");
-  cmd->add_option("--select", args->select, "Only report these rule ids or categories (repeatable)")->delimiter(',');
-  cmd->add_option("--ignore", args->ignore, "Do not report these rule ids or categories (repeatable)")->delimiter(',');
-  cmd->add_option("-j,--threads", args->threads, "Worker threads (default: all cores)");
-  cmd->add_flag("--list-rules", args->list_rules, "Print the rule catalogue (id, category, fix kind, source; everything with --format json) and exit");
-  cmd->add_option("--explain", args->explain, "Print the documentation page of RULE (Markdown: examples, replacement per target, source) and exit")
-      ->option_text("RULE");
-  args->out.add_to(cmd);
-  cmd->footer(R"(Examples:
-  banjia scan examples/cifar_ddp                    report with statistics, grouped by file
-  banjia scan src/ --format sarif -o banjia.sarif   for GitHub code scanning
-  banjia scan . --select custom-kernel,distributed --format json --fail-on warning
-  banjia scan --explain tensor-cuda-call              what a rule finds, how it migrates, and why)");
-  cmd->callback([args, &exit_code] {
-    if (args->paths.empty() && !args->list_rules && args->explain.empty()) throw CLI::RequiredError("paths");
-    exit_code = run_scan(*args);
-  });
-}
-
-}  // namespace banjia
+}  // namespace banjia::scan

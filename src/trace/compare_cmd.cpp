@@ -11,7 +11,7 @@
 
 namespace banjia::trace {
 
-int run_compare(const CompareArgs& args, const OutputOptions& out) {
+int compare_traces(const TraceCompareOptions& args, const OutputOptions& out) {
   std::map<std::string, std::string> names;
   if (!args.map_file.empty()) names = read_name_map(args.map_file);
   auto in = expand_inputs({args.baseline, args.target});
@@ -19,12 +19,9 @@ int run_compare(const CompareArgs& args, const OutputOptions& out) {
   SummaryOptions opt;
   Summary base = summarize(load(in[0]), opt), target = summarize(load(in[1]), opt);
   Comparison c = compare_summaries(base, target, names);
-  if (!args.html.empty()) write_file_atomic(args.html, comparison_html(c));
-  if (out.parsed_format() == OutputFormat::csv) {
-    write_output(out.output, comparison_csv(c));
-    return kExitOk;
-  }
+  if (!out.html.empty()) write_file_atomic(out.html, comparison_html(c));
   Report report;
+  report.csv_table = [&] { return comparison_csv(c); };
   report.command = "trace compare";
   report.files_scanned = 2;
   report.summary_json = [&](JsonWriter& w) { write_comparison_json(w, c); };

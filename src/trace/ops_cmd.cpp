@@ -10,7 +10,7 @@
 
 namespace banjia::trace {
 
-int run_ops(const OpsArgs& args, const OutputOptions& out) {
+int run_ops(const TraceOpsOptions& args, const OutputOptions& out) {
   auto data = ops::load_ops_data(args.torch_npu);
   if (!data) {
     std::string known;
@@ -22,12 +22,9 @@ int run_ops(const OpsArgs& args, const OutputOptions& out) {
     TraceData t = read_host_trace(path, args.jobs, true);
     all.push_back(op_coverage(t, *data));
   }
-  if (!args.html.empty()) write_file_atomic(args.html, ops_html(all, *data));
-  if (out.parsed_format() == OutputFormat::csv) {
-    write_output(out.output, ops_csv(all));
-    return kExitOk;
-  }
+  if (!out.html.empty()) write_file_atomic(out.html, ops_html(all, *data));
   Report report;
+  report.csv_table = [&] { return ops_csv(all); };
   report.command = "trace ops";
   report.files_scanned = static_cast<int>(all.size());
   report.summary_json = [&](JsonWriter& w) {

@@ -23,7 +23,7 @@ std::vector<RuleInfo> rule_infos() {
 }
 }  // namespace
 
-int run_summary(const SummaryArgs& args, const OutputOptions& out) {
+int run_summary(const TraceSummaryOptions& args, const OutputOptions& out) {
   auto inputs = expand_inputs(args.inputs);
   std::vector<Summary> all(inputs.size());
   SummaryOptions opt;
@@ -61,11 +61,8 @@ int run_summary(const SummaryArgs& args, const OutputOptions& out) {
   for (auto& s : all) report.summary_text += summary_text(s) + "\n";
   if (cluster) report.summary_text += cluster_text(*cluster);
   if (!not_a_cluster.empty()) report.summary_text += "no cluster view: " + not_a_cluster + "\n";
-  if (!args.html.empty()) write_file_atomic(args.html, summary_html(all, cluster ? &*cluster : nullptr));
-  if (out.parsed_format() == OutputFormat::csv) {
-    write_output(out.output, summary_csv(all, args.csv_table));
-    return exit_code_for(report.findings, out.parsed_fail_on());
-  }
+  report.csv_table = [&] { return summary_csv(all, args.csv_table); };
+  if (!out.html.empty()) write_file_atomic(out.html, summary_html(all, cluster ? &*cluster : nullptr));
   return out.emit(report);
 }
 

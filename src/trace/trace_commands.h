@@ -3,33 +3,32 @@
 #include <string>
 #include <vector>
 
-#include "cli/output_options.h"
+#include "common/output_options.h"
 
 namespace banjia::trace {
 
-struct SummaryArgs {
+// The HTML report of each goes to OutputOptions::html.
+struct TraceSummaryOptions {
   std::vector<std::string> inputs;
   size_t top = 10;
   std::string csv_table = "steps";
-  std::string html;
   unsigned jobs = 0;
 };
 
-struct CompareArgs {
-  std::string baseline, target, map_file, html;
+struct TraceCompareOptions {
+  std::string baseline, target, map_file;
   size_t top = 20;
 };
 
-struct OpsArgs {
+struct TraceOpsOptions {
   std::vector<std::string> inputs;
   std::string torch_npu;  // data/ops version; empty: the newest
-  std::string html;
   size_t top = 40;
   unsigned jobs = 0;
 };
 
-int run_summary(const SummaryArgs& args, const OutputOptions& out);
-int run_compare(const CompareArgs& args, const OutputOptions& out);
-int run_ops(const OpsArgs& args, const OutputOptions& out);
+int run_summary(const TraceSummaryOptions& args, const OutputOptions& out);
+int compare_traces(const TraceCompareOptions& args, const OutputOptions& out);
+int run_ops(const TraceOpsOptions& args, const OutputOptions& out);
 
 }  // namespace banjia::trace

@@ -14,7 +14,7 @@ const std::string kFixtures = banjia::test::fixture("gpu-h200/bench").string() +
 
 // A string_view name: with `const std::string&`, GCC 14's -Wdangling-reference flags every call
 // with a literal (a temporary string bound to a parameter of a function returning a reference).
-const MetricComparison& metric(const Comparison& c, size_t run, std::string_view name) {
+const MetricComparison& metric(const BenchComparison& c, size_t run, std::string_view name) {
   for (const auto& m : c.vs_baseline.at(run))
     if (m.metric == name) return m;
   throw std::runtime_error("no metric " + std::string(name));
@@ -23,7 +23,7 @@ const MetricComparison& metric(const Comparison& c, size_t run, std::string_view
 TEST(BenchComparison, H200Bf16ChannelsLastIsFasterThanFp32) {
   std::vector<bench::Run> runs{load_run(kFixtures + "resnet50_fp32.csv"), load_run(kFixtures + "resnet50_bf16_channels_last.csv")};
   for (auto& r : runs) r.batch_size = 64;
-  Comparison c = compare_runs(runs, default_policy());
+  BenchComparison c = compare_runs(runs, default_policy());
   const auto& t = metric(c, 1, "step_time");
   EXPECT_EQ(t.verdict, "faster");
   EXPECT_LT(*t.ci_high, 1.0);  // the interval excludes 1
@@ -40,7 +40,7 @@ TEST(BenchComparison, H200Bf16ChannelsLastIsFasterThanFp32) {
 
 TEST(BenchComparison, SameRunIsNoSignificantDifference) {
   bench::Run r = load_run(kFixtures + "gpt2_sdpa_bf16.csv");
-  Comparison c = compare_runs({r, r}, default_policy());
+  BenchComparison c = compare_runs({r, r}, default_policy());
   EXPECT_EQ(metric(c, 1, "step_time").verdict, "no significant difference");
   EXPECT_DOUBLE_EQ(metric(c, 1, "step_time").ratio, 1.0);
 }
@@ -55,7 +55,7 @@ TEST(BenchComparison, SlowerRunAndWarnings) {
   other.batch_size = 32;
   base.power_w = {200, 210, 205};
   other.power_w = {150, 155, 152};
-  Comparison c = compare_runs({base, other}, default_policy());
+  BenchComparison c = compare_runs({base, other}, default_policy());
   EXPECT_EQ(metric(c, 1, "step_time").verdict, "slower");
   EXPECT_TRUE(any_significantly_slower(c));
   EXPECT_EQ(metric(c, 1, "power").verdict, "lower");
@@ -77,7 +77,7 @@ TEST(BenchComparison, ShortAndNoisyRunsAreInconclusive) {
   base.batch_size = other.batch_size = 64;
   base.power_w = {200, 210, 205};
   other.power_w = {150, 155, 152};
-  Comparison c = compare_runs({base, other}, default_policy());
+  BenchComparison c = compare_runs({base, other}, default_policy());
   const auto& step = metric(c, 1, "step_time");
   EXPECT_GT(*step.ci_low, 1.0);  // the interval alone says slower...
   EXPECT_EQ(step.verdict, "inconclusive");  // ...but the run is too noisy to conclude
@@ -92,7 +92,7 @@ TEST(BenchComparison, ShortAndNoisyRunsAreInconclusive) {
 
   bench::Run steady = other;  // short but steady: the short warning alone also forbids a direction
   steady.times_ms = {20, 20.1, 20.2, 20.1, 20};
-  Comparison s = compare_runs({base, steady}, default_policy());
+  BenchComparison s = compare_runs({base, steady}, default_policy());
   EXPECT_EQ(metric(s, 1, "step_time").verdict, "inconclusive");
   EXPECT_EQ(metric(s, 1, "step_time").inconclusive_reason, "too short");
 }
@@ -108,7 +108,7 @@ TEST(BenchComparison, NoIntervalMeansNoDirection) {
   base.memory_kind = other.memory_kind = "allocated";
   base.power_w = {200};
   other.power_w = {150};
-  Comparison c = compare_runs({base, other}, default_policy());
+  BenchComparison c = compare_runs({base, other}, default_policy());
   const auto& mem = metric(c, 1, "peak_memory");
   EXPECT_DOUBLE_EQ(mem.ratio, 0.982);
   EXPECT_EQ(mem.verdict, "inconclusive");
@@ -120,7 +120,7 @@ TEST(BenchComparison, NoIntervalMeansNoDirection) {
   bench::Run flat_base, flat_other;
   flat_base.times_ms.assign(20, 10.0);
   flat_other.times_ms.assign(20, 12.0);
-  Comparison f = compare_runs({flat_base, flat_other}, default_policy());
+  BenchComparison f = compare_runs({flat_base, flat_other}, default_policy());
   EXPECT_EQ(metric(f, 1, "step_time").verdict, "inconclusive");
   EXPECT_EQ(metric(f, 1, "step_time").no_ci_reason, "no spread");
   EXPECT_DOUBLE_EQ(metric(f, 1, "step_time").ratio, 1.2);

@@ -24,7 +24,7 @@ TEST(BenchStatistics, QuantileFollowsNumpyLinearDefinition) {
 
 TEST(BenchStatistics, SummaryMomentsAndOutliers) {
   std::vector<double> v{10, 11, 12, 13, 14, 100};  // 100 is far beyond q3 + 1.5 IQR
-  Summary s = summarize(v, 1.5);
+  SampleSummary s = summarize_sample(v, 1.5);
   EXPECT_EQ(s.n, 6u);
   EXPECT_DOUBLE_EQ(s.median, 12.5);
   EXPECT_DOUBLE_EQ(s.mean, 160.0 / 6);
@@ -40,7 +40,7 @@ TEST(BenchStatistics, SummaryMomentsAndOutliers) {
 }
 
 TEST(BenchStatistics, SingleValueHasZeroSpread) {
-  Summary s = summarize({5.0}, 1.5);
+  SampleSummary s = summarize_sample({5.0}, 1.5);
   EXPECT_EQ(s.stdev, 0.0);
   EXPECT_EQ(s.cv, 0.0);
   EXPECT_EQ(s.p95, 5.0);

@@ -112,10 +112,20 @@ def test_markdown_csv_and_html(run, fixtures, tmp_path):
     assert dots == len(load_ms(files[0])) + len(load_ms(files[1]))  # every iteration is drawn
 
 
-def test_fail_on_slower(run, fixtures):
+def test_fail_on_error_fails_on_a_slower_run(run, fixtures):
     fp32, bf16 = fixtures / H200 / "resnet50_fp32.csv", fixtures / H200 / "resnet50_bf16_channels_last.csv"
+    assert run("bench", "compare", "--fail-on", "error", fp32, bf16).returncode == 0
+    assert run("bench", "compare", "--fail-on", "error", bf16, fp32).returncode == 1
+    assert run("bench", "compare", "--fail-on", "none", bf16, fp32).returncode == 0
+    assert run("bench", "compare", bf16, fp32).returncode == 0  # default: none
+
+
+def test_fail_on_slower_is_a_deprecated_spelling_of_error(run, fixtures):
+    fp32, bf16 = fixtures / H200 / "resnet50_fp32.csv", fixtures / H200 / "resnet50_bf16_channels_last.csv"
+    r = run("bench", "compare", "--fail-on", "slower", bf16, fp32)
+    assert r.returncode == 1
+    assert r.stderr.splitlines() == ["banjia: --fail-on slower is spelt error; the old spelling is deprecated"]
     assert run("bench", "compare", "--fail-on", "slower", fp32, bf16).returncode == 0
-    assert run("bench", "compare", "--fail-on", "slower", bf16, fp32).returncode == 1
 
 
 def test_short_and_noisy_runs_are_flagged(run, tmp_path):
@@ -275,7 +285,7 @@ def test_step_time_without_interval_is_inconclusive(run, tmp_path, base_times, o
     step = compare_json(run, base, other)["runs"][1]["vs_baseline"][0]
     assert step["ratio"] == pytest.approx(1.2)
     assert (step["verdict"], step["no_ci_reason"], step["ci_low"]) == ("inconclusive", reason, None)
-    assert run("bench", "compare", "--fail-on", "slower", base, other).returncode == 0
+    assert run("bench", "compare", "--fail-on", "error", base, other).returncode == 0
     assert f"1.200x no CI ({reason}) inconclusive" in run("bench", "compare", base, other).stdout
 
 

@@ -137,4 +137,23 @@ def test_fail_on_warn_makes_warnings_fail(run, fixtures):
     rc, out = compare_json(run, fixtures, "resnet18_cuda_bf16amp", "resnet18_cuda_fp32")
     assert out["summary"]["warn"] > 0 and out["summary"]["fail"] == 0
     assert rc == 0
-    assert run("compare", a, b, "--fail-on", "warn").returncode == 1
+    assert run("compare", a, b, "--fail-on", "warning").returncode == 1
+    assert run("compare", a, b, "--fail-on", "error").returncode == 0
+
+
+def test_fail_on_fail_and_warn_are_deprecated_spellings(run, fixtures):
+    a, b = fixtures / DUMPS / "resnet18_cuda_bf16amp", fixtures / DUMPS / "resnet18_cuda_fp32"
+    warned = run("compare", a, b, "--fail-on", "warn")
+    assert warned.returncode == 1
+    assert warned.stderr.splitlines() == ["banjia: --fail-on warn is spelt warning; the old spelling is deprecated"]
+    failed = run("compare", a, b, "--fail-on", "fail")
+    assert failed.returncode == 0
+    assert failed.stderr.splitlines() == ["banjia: --fail-on fail is spelt error; the old spelling is deprecated"]
+    # an alias of one verb is no level of another
+    assert run("scan", "examples/cifar_ddp", "--fail-on", "fail").returncode == 2
+
+
+def test_fail_on_none_never_fails(run, fixtures):
+    p = run("compare", fixtures / DUMPS / "tinygpt_cuda_fp16_overflow",
+            fixtures / DUMPS / "tinygpt_cuda_fp32_scaled_reference", "--fail-on", "none")
+    assert p.returncode == 0
