@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include "migrate/python_rewriter.h"
-#include "scan/python_scanner.h"
-#include "scan/rule_catalog.h"
+#include "rules/python_scanner.h"
+#include "rules/catalog.h"
 
-using banjia::scan::RuleCatalog;
+using banjia::rules::RuleCatalog;
 
 namespace {
 
@@ -23,8 +23,8 @@ std::string dump(const std::vector<banjia::Finding>& fs) {
   return s;
 }
 
-bool python_rule(const banjia::scan::Rule& r) {
-  using banjia::scan::MatchKind;
+bool python_rule(const banjia::rules::Rule& r) {
+  using banjia::rules::MatchKind;
   return r.match != MatchKind::cuda_kernel && r.match != MatchKind::op_registration &&
          r.match != MatchKind::requirement;
 }
@@ -37,20 +37,20 @@ const RuleCatalog& target_rules(std::string_view target) { return *RuleCatalog::
 class RuleExamples : public ::testing::TestWithParam<std::string_view> {};
 
 INSTANTIATE_TEST_SUITE_P(Targets, RuleExamples,
-                         ::testing::Values(banjia::scan::kTargetNpu, banjia::scan::kTargetAccelerator),
+                         ::testing::Values(banjia::rules::kTargetNpu, banjia::rules::kTargetAccelerator),
                          [](const auto& info) { return std::string(info.param); });
 
 TEST(RuleTargets, EveryAutomaticRuleSaysWhatTheAcceleratorTargetDoes) {
   for (const auto& r : RuleCatalog::builtin().rules()) {
     if (r.fix != banjia::FixKind::automatic) continue;
     bool has = false;
-    for (const auto& [name, form] : r.targets) has = has || name == banjia::scan::kTargetAccelerator;
+    for (const auto& [name, form] : r.targets) has = has || name == banjia::rules::kTargetAccelerator;
     EXPECT_TRUE(has) << r.id << " (" << r.data_file << ") rewrites code for torch_npu but has no [rule.target.accelerator]";
   }
 }
 
 TEST(RuleTargets, AcceleratorFormsReplaceTheirPlaceholders) {
-  for (const auto& r : target_rules(banjia::scan::kTargetAccelerator).rules()) {
+  for (const auto& r : target_rules(banjia::rules::kTargetAccelerator).rules()) {
     for (const auto& [from, to] : r.renames) EXPECT_EQ(to.find("{device_type}"), std::string::npos) << r.id << " " << from;
     // A device-from-index value keeps its {index}: the index written where the rule matches.
     std::string value = r.value_expression;
@@ -78,7 +78,7 @@ TEST_P(RuleExamples, ScanFindsEachExample) {
   for (const auto& r : rules.rules()) {
     for (const auto& e : r.examples) {
       std::vector<banjia::Finding> out;
-      banjia::scan::scan_python(e.before, "example.py", rules, out);
+      banjia::rules::scan_python(e.before, "example.py", rules, out);
       if (e.none) EXPECT_FALSE(has_rule(out, r.id)) << r.id << " must not fire on:\n" << e.before << dump(out);
       else EXPECT_TRUE(has_rule(out, r.id)) << r.id << " must fire on:\n" << e.before << "got:\n" << dump(out);
     }
