@@ -8,20 +8,11 @@
 #include "common/embedded_data.h"
 #include "common/errors.h"
 #include "common/version.h"
+#include "rules/match_fields_table.h"
 
 namespace banjia::rules {
 
 namespace {
-
-const std::pair<std::string_view, MatchKind> kMatchKinds[] = {
-    {"attribute", MatchKind::attribute},           {"qualified", MatchKind::qualified},
-    {"import", MatchKind::import_module},          {"device-string", MatchKind::device_string},
-    {"backend-string", MatchKind::backend_string}, {"keyword-arg", MatchKind::keyword_arg},
-    {"env-name", MatchKind::env_name},             {"loop-call", MatchKind::loop_call},
-    {"loop-method", MatchKind::loop_method},       {"attention-pattern", MatchKind::attention_pattern},
-    {"cuda-kernel", MatchKind::cuda_kernel},       {"op-registration", MatchKind::op_registration},
-    {"device-index", MatchKind::device_index},     {"requirement", MatchKind::requirement},
-};
 
 const std::pair<std::string_view, RewriteKind> kRewriteKinds[] = {
     {"rename-attribute", RewriteKind::rename_attribute}, {"replace-module", RewriteKind::replace_module},
@@ -30,20 +21,6 @@ const std::pair<std::string_view, RewriteKind> kRewriteKinds[] = {
     {"device-expression", RewriteKind::device_expression}, {"method-to", RewriteKind::method_to},
     {"device-from-index", RewriteKind::device_from_index},
 };
-
-std::vector<std::string> string_list(const toml::table& t, std::string_view key, const std::string& where) {
-  std::vector<std::string> out;
-  const toml::node* n = t.get(key);
-  if (!n) return out;
-  const toml::array* arr = n->as_array();
-  if (!arr) throw InputError(where, std::string(key) + " must be an array of strings");
-  for (const auto& e : *arr) {
-    auto s = e.value<std::string>();
-    if (!s) throw InputError(where, std::string(key) + " must be an array of strings");
-    out.push_back(*s);
-  }
-  return out;
-}
 
 std::string required(const toml::table& t, std::string_view key, const std::string& where) {
   auto v = t[key].value<std::string>();
@@ -125,25 +102,13 @@ Rule parse_rule(const toml::table& t, const std::string& file, size_t index) {
 
   const toml::table* m = t["match"].as_table();
   if (!m) throw InputError(where, "missing [match] table");
-  std::string kind = required(*m, "kind", where);
-  bool known = false;
-  for (auto [name, k] : kMatchKinds)
-    if (name == kind) { r.match = k; known = true; }
-  if (!known) throw InputError(where, "unknown match kind '" + kind + "'");
-  r.name = (*m)["name"].value_or(std::string());
-  if (auto c = (*m)["call"].value<bool>()) r.call = *c;
-  r.names = string_list(*m, "names", where);
-  r.prefix = (*m)["prefix"].value_or(false);
-  r.exact_only = (*m)["exact_only"].value_or(false);
-  r.only_without_npu_kernel = (*m)["only_without_npu_kernel"].value_or(false);
-  r.modules = string_list(*m, "modules", where);
-  r.position = (*m)["position"].value_or(std::string());
-  r.keyword = (*m)["keyword"].value_or(std::string());
-  if (auto e = (*m)["equivalent"].value<bool>()) r.equivalent = *e;
-  r.op = (*m)["operator"].value_or(std::string());
-  r.packages = string_list(*m, "packages", where);
-  r.prefixes = string_list(*m, "prefixes", where);
-  r.torch_cuda_build = (*m)["torch_cuda_build"].value_or(false);
+  const std::string kind = required(*m, "kind", where);
+  const MatchKindEntry* entry = find_match_kind(kind);
+  if (!entry) throw InputError(where, "unknown match kind '" + kind + "'");
+  const MatchFields::Table table{*m};
+  const MatchFields fields(table, where);
+  r.match = entry->parse(fields);
+  r.names = fields.strings("names");
 
   if (auto spelling = t["index_spelling"].value<std::string>()) r.index_spelling = *spelling;
   parse_migration(t, r, where);
@@ -183,12 +148,6 @@ Rule parse_rule(const toml::table& t, const std::string& file, size_t index) {
 
 }  // namespace
 
-std::string_view to_string(MatchKind k) {
-  for (auto [name, kind] : kMatchKinds)
-    if (kind == k) return name;
-  return "?";
-}
-
 std::string_view to_string(RewriteKind k) {
   for (auto [name, kind] : kRewriteKinds)
     if (kind == k) return name;
@@ -222,24 +181,27 @@ void RuleCatalog::index() {
   import_modules_.clear();
   qualified_roots_.clear();
   for (auto& v : by_kind_) v.clear();
-  for (const auto& r : rules_) by_kind_[static_cast<size_t>(r.match)].push_back(&r);
+  for (const auto& r : rules_) by_kind_[r.match.index()].push_back(&r);
   for (size_t i = 0; i < rules_.size(); ++i) {
     const Rule& r = rules_[i];
-    if (r.match == MatchKind::qualified || r.match == MatchKind::keyword_arg || r.match == MatchKind::loop_call)
+    const bool qualified = std::holds_alternative<QualifiedMatch>(r.match);
+    if (qualified || std::holds_alternative<KeywordArgMatch>(r.match) || std::holds_alternative<LoopCallMatch>(r.match))
       for (const auto& n : r.names) {
         std::string root = n.substr(0, n.find('.'));
         if (std::find(qualified_roots_.begin(), qualified_roots_.end(), root) == qualified_roots_.end())
           qualified_roots_.push_back(root);
       }
-    if (r.match == MatchKind::qualified)
+    if (qualified) {
+      const auto& q = r.params<QualifiedMatch>();
       for (const auto& n : r.names) {
         for (size_t dot = n.find('.'); dot != std::string::npos; dot = n.find('.', dot + 1))
           qualified_tree_.try_emplace(n.substr(0, dot));
         QualifiedNode& node = qualified_tree_[n];
-        (r.prefix ? node.prefix : r.exact_only ? node.exact_only : node.exact) = i;
+        (q.prefix ? node.prefix : q.exact_only ? node.exact_only : node.exact) = i;
       }
-    if (r.match == MatchKind::import_module)
-      for (const auto& m : r.modules) import_modules_[m] = i;
+    }
+    if (const auto* import = std::get_if<ImportMatch>(&r.match))
+      for (const auto& m : import->modules) import_modules_[m] = i;
   }
 }
 
@@ -275,7 +237,7 @@ RuleCatalog RuleCatalog::with_target(std::string_view target) const {
   // template that names the device: {device_type}.
   std::string device_type;
   for (const auto& r : c.rules_)
-    if (r.match == MatchKind::device_string && r.position.empty()) device_type = r.value_expression;
+    if (const auto* d = std::get_if<DeviceStringMatch>(&r.match); d && d->position.empty()) device_type = r.value_expression;
   if (!device_type.empty())
     for (auto& r : c.rules_) {
       for (auto& [from, to] : r.renames) replace_all(to, "{device_type}", device_type);

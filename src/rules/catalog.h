@@ -1,6 +1,6 @@
 // The scan/migrate rule catalogue: facts in data/rules/*.toml, parsed once into Rule records.
-// Mechanisms (how a match kind is found, how a rewrite kind edits code) live in the matchers and in
-// src/migrate/; a rule only names them.
+// Mechanisms (how a match kind is found, how a rewrite kind edits code) live in the kind units
+// (kinds/, listed in registry.h) and their edits; a rule only names them.
 #pragma once
 #include <array>
 #include <memory>
@@ -14,25 +14,9 @@
 
 #include "common/diagnostic.h"
 #include "common/string_hash.h"
+#include "rules/registry.h"
 
 namespace banjia::rules {
-
-enum class MatchKind {
-  attribute,          // `.name` on any expression (`.cuda()`, `.is_cuda`)
-  qualified,          // a dotted name resolved through imports (exact, or prefix when `prefix`)
-  import_module,      // an import of one of `modules`
-  device_string,      // "cuda"/"cuda:N"/f"cuda:{i}" in a device position
-  backend_string,     // "nccl" as a backend (position "backend") or elsewhere ("other")
-  keyword_arg,        // a call of one of `names` passing `keyword=`
-  env_name,           // an environment variable name in os.environ/getenv/putenv
-  loop_call,          // a call of one of `names` (or `operator`) inside a loop body
-  loop_method,        // `.name()` method calls inside a loop body
-  attention_pattern,  // softmax(q @ k.transpose(...)) in one statement
-  cuda_kernel,        // __global__ functions in CUDA sources
-  op_registration,    // PYBIND11_MODULE / TORCH_LIBRARY in C++/CUDA sources
-  device_index,       // one of `names` (an integer index such as rank) passed where a device goes
-  requirement,        // a dependency in requirements*.txt / setup.py / pyproject.toml
-};
 
 enum class RewriteKind {
   none,
@@ -68,26 +52,18 @@ struct Rule {
   std::string source;
   std::string data_file;
 
-  MatchKind match = MatchKind::qualified;
-  std::string name;                     // attribute
-  std::optional<bool> call;             // attribute: must (not) be called
-  std::vector<std::string> names;       // qualified, keyword_arg, loop_call, loop_method, device_index
-  bool prefix = false;                  // qualified: names are prefixes
-  bool exact_only = false;              // qualified: only the name itself, not attribute chains on it
-  // qualified: fire only where the name is a torch.ops.aten op without an NPU kernel (data/ops)
-  bool only_without_npu_kernel = false;
-  std::vector<std::string> modules;     // import_module
-  std::string position;                 // backend_string
-  std::string keyword;                  // keyword_arg
-  std::optional<bool> equivalent;       // env_name
-  std::string op;                       // loop_call: an operator such as "@"
-  std::vector<std::string> packages;    // requirement: exact names (normalised)
-  std::vector<std::string> prefixes;    // requirement: name prefixes
-  bool torch_cuda_build = false;        // requirement: torch pinned to a CUDA build
+  MatchParams match;  // the kind and its params (registry.h)
+  // The names the match looks for, for the kinds that take `names` (qualified, keyword-arg, loop-call,
+  // loop-method, device-index, env-name): common to those six, and listed by `scan --list-rules`.
+  std::vector<std::string> names;
+  // The params of kind K (the rule must be of that kind: matchers ask for their own kind's rules).
+  template <class K>
+  const K& params() const { return std::get<K>(match); }
 
+  // The rewrite: the fields below each belong to the rewrite kinds named beside them.
   RewriteKind rewrite = RewriteKind::none;
-  std::string rewrite_from;
-  std::string rewrite_to;
+  std::string rewrite_from;  // rename_attribute, replace_module, rename_last, replace_in_string: what is
+  std::string rewrite_to;    // replaced, and by what
   std::vector<std::pair<std::string, std::string>> renames;  // rename_call: qualified name -> new name or call template
   bool positional_only = false;    // rename_call: the new functions take positional arguments only
   std::string value_expression;    // device_expression, method_to: what a value (or `.cuda()`) becomes
@@ -135,8 +111,9 @@ class RuleCatalog {
   bool has_qualified_root(std::string_view first_component) const;
   // The import rule whose module is `module` or a parent of it.
   const Rule* match_import(std::string_view module) const;
-  // The rules of one match kind, in catalogue order (precomputed: matchers ask per file).
-  const std::vector<const Rule*>& of_kind(MatchKind kind) const { return by_kind_[static_cast<size_t>(kind)]; }
+  // The rules of match kind K, in catalogue order (precomputed: matchers ask per file).
+  template <class K>
+  const std::vector<const Rule*>& of_kind() const { return by_kind_[match_kind_index<K>]; }
 
  private:
   void index();
@@ -147,7 +124,7 @@ class RuleCatalog {
   uint64_t revision_ = next_revision();
   Index by_id_;
   Index import_modules_;
-  std::array<std::vector<const Rule*>, static_cast<size_t>(MatchKind::requirement) + 1> by_kind_;
+  std::array<std::vector<const Rule*>, kMatchKindCount> by_kind_;
   std::vector<std::string> qualified_roots_;
   // Every dotted prefix of every qualified rule name ("torch", "torch.cuda", "torch.cuda.amp", ...),
   // with the rules named exactly there: match_qualified looks up each prefix of a name once and
@@ -159,7 +136,6 @@ class RuleCatalog {
   std::unordered_map<std::string, QualifiedNode, StringHash, std::equal_to<>> qualified_tree_;
 };
 
-std::string_view to_string(MatchKind k);
 std::string_view to_string(RewriteKind k);  // as data/rules spells it; "" for none
 
 }  // namespace banjia::rules

@@ -15,8 +15,10 @@ bool EnvNameTable::is_cuda_name(std::string_view name) const {
 const EnvNameTable& builtin_env_names() {
   static const EnvNameTable table = [] {
     EnvNameTable t;
-    for (const Rule* r : RuleCatalog::builtin().of_kind(MatchKind::env_name))
-      t.cuda_prefixes.insert(t.cuda_prefixes.end(), r->prefixes.begin(), r->prefixes.end());
+    for (const Rule* r : RuleCatalog::builtin().of_kind<EnvNameMatch>()) {
+      const auto& prefixes = r->params<EnvNameMatch>().prefixes;
+      t.cuda_prefixes.insert(t.cuda_prefixes.end(), prefixes.begin(), prefixes.end());
+    }
     t.equivalent = [](std::string_view name) { return ascend_equivalent(name); };
     return t;
   }();

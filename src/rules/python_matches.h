@@ -1,10 +1,5 @@
-// Rule matching on an analysed Python file. Each matcher family is one small unit:
-//   python_match_names.cpp    qualified names, imports, keyword arguments
-//   python_match_attributes.cpp  attributes on any expression (`.cuda()`, `.is_cuda`)
-//   python_match_device_values.cpp  device strings and "nccl" backends, followed through names (device_flow.h)
-//   python_match_device_index.cpp   integer device indices (rank, local_rank) where a device goes
-//   python_match_env.cpp      environment variable names (os.environ, getenv)
-//   python_match_patterns.cpp loops (matmul/conv/sync in loops) and hand-written attention
+// Rule matching on an analysed Python file: what a match is and what every matcher is given. The
+// matchers are the kind units of kinds/ (registry.h lists them); match_python runs them all.
 // `migrate` applies the `edit` of every automatic match; `scan` reports them all.
 #pragma once
 #include <functional>
@@ -43,17 +38,17 @@ struct EnvNameTable {
   bool is_cuda_name(std::string_view name) const;
 };
 
-void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);  // calls match_attributes
-void match_attributes(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
-void match_device_indices(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
 struct TreeContext;  // rules/tree_flow.h
-void match_device_values(const PythonAnalysis& a, const RuleCatalog& rules, const TreeContext* tree,
-                         std::vector<PyMatch>& out);
-void match_env_names(const PythonAnalysis& a, const RuleCatalog& rules, const EnvNameTable& env,
-                     std::vector<PyMatch>& out);
-void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out);
 
-// Target rewrites (python_match_target_rewrites.cpp): the edit, or nullopt with `why` said.
+// What every matcher is given: the file, the catalogue, and the analyses several kinds share.
+struct MatchContext {
+  const PythonAnalysis& analysis;
+  const RuleCatalog& rules;
+  const TreeContext* tree;   // what the other files of the tree know (nullptr: this file alone)
+  const EnvNameTable& env;
+};
+
+// Target rewrites (target_rewrites.cpp): the edit, or nullopt with `why` said.
 // rename-call at a use of a qualified name (closing: what a whole-call template writes in place of the
 // call's ")"); method-to at `.cuda(` whose name is at sig index name_sig
 // (index_names: the names the device-index rule knows to hold integer device indices).
@@ -64,13 +59,6 @@ std::optional<TextEdit> method_to_edit(const PythonAnalysis& a, uint32_t name_si
 
 // The components of a dotted name: "torch.cuda.amp" -> torch, cuda, amp.
 std::vector<std::string_view> split_dots(std::string_view dotted);
-
-// What each family cannot match without (see python_prefilter.h), declared next to its matcher.
-void add_name_needles(const RuleCatalog& rules, PythonNeedles& needles);
-void add_string_needles(const RuleCatalog& rules, PythonNeedles& needles);
-void add_device_index_needles(const RuleCatalog& rules, PythonNeedles& needles);
-void add_env_needles(const RuleCatalog& rules, const EnvNameTable& env, PythonNeedles& needles);
-void add_pattern_needles(const RuleCatalog& rules, PythonNeedles& needles);
 
 // All matchers, in a stable order (by first token, then rule id); duplicate edits removed. `tree`:
 // what the other files of the tree know, and where to leave this file's questions (tree_flow.h).

@@ -72,11 +72,8 @@ PythonPrefilter::PythonPrefilter(PythonNeedles needles) : needles_(std::move(nee
 
 PythonPrefilter PythonPrefilter::for_rules(const RuleCatalog& rules) {
   PythonNeedles n;
-  add_name_needles(rules, n);
-  add_pattern_needles(rules, n);
-  add_string_needles(rules, n);
-  add_device_index_needles(rules, n);
-  add_env_needles(rules, builtin_env_names(), n);
+  for (const MatchKindEntry& kind : match_kinds())
+    if (kind.add_needles) kind.add_needles(rules, n);
   return PythonPrefilter(std::move(n));
 }
 
@@ -180,8 +177,8 @@ PythonPrefilter::Found PythonPrefilter::scan_candidates(std::string_view text, c
 bool PythonPrefilter::scan_loops(std::string_view text, const python::TokenStream& ts) const {
   bool line_start = true;  // the previous significant token ends a line, or there is none
   bool after_dot = false;  // the previous significant token is '.'
-  // Inside a loop: an over-approximation of the loop advisories' own test (statements_in_loops in
-  // python_match_patterns.cpp). Every `for`/`while` outside brackets opens a loop at the current
+  // Inside a loop: an over-approximation of the loop advisories' own test (loop_structure in
+  // kinds/loop_patterns.cpp). Every `for`/`while` outside brackets opens a loop at the current
   // indentation (comprehensions are inside brackets); a line that starts at or left of it closes it.
   // Loop headers only nest deeper, so the outermost open one decides: one number, no stack.
   int depth = 0, brackets = 0, loop_depth = -1;

@@ -2,8 +2,8 @@
 // import table and dotted names are built (about half the cost of scanning a file): in a typical
 // tree most files use no CUDA API, and those skip the rest (semgrep's rule pre-filtering, by token).
 //
-// Each matcher family names what it cannot match without (`add_*_needles` in python_match_*.cpp,
-// next to the matching code): a Name token, a string literal's text, or a binary `@` in a loop. The
+// Each match kind names what it cannot match without (`add_needles` in its unit under kinds/, next
+// to its matcher): a Name token, a string literal's text, or a binary `@` in a loop. The
 // filter must be sound: a file it turns away has no match. Whoever changes a matcher keeps its needles
 // true (an alias once slipped through: a loop needle must also count in import statements); tests
 // check the property over examples/, every rule example, the stdlib and torch, and fuzz_rewrite
@@ -51,7 +51,7 @@ struct PythonNeedles {
 class PythonPrefilter {
  public:
   explicit PythonPrefilter(PythonNeedles needles);
-  // The needles of every Python matcher under `rules` (with the built-in environment table).
+  // The needles of every Python match kind (registry.h) under `rules`.
   static PythonPrefilter for_rules(const RuleCatalog& rules);
 
   // False only when no matcher can fire on the file whose tokens these are.

@@ -8,11 +8,9 @@ namespace banjia::rules {
 
 std::vector<PyMatch> match_python(const PythonAnalysis& a, const RuleCatalog& rules, const TreeContext* tree) {
   std::vector<PyMatch> out;
-  match_names(a, rules, out);
-  match_device_values(a, rules, tree, out);
-  match_device_indices(a, rules, out);
-  match_env_names(a, rules, builtin_env_names(), out);
-  match_patterns(a, rules, out);
+  const MatchContext context{a, rules, tree, builtin_env_names()};
+  for (const MatchKindEntry& kind : match_kinds())
+    if (kind.match) kind.match(context, out);
   std::stable_sort(out.begin(), out.end(), [](const PyMatch& x, const PyMatch& y) {
     return std::tie(x.first_tok, x.rule->id) < std::tie(y.first_tok, y.rule->id);
   });

@@ -169,14 +169,15 @@ void scan_dependency_file(std::string_view text, DependencyFile kind, const std:
     case DependencyFile::none: return;
   }
   LineIndex lines(text);
-  auto rule_list = rules.of_kind(MatchKind::requirement);
+  const auto& rule_list = rules.of_kind<RequirementMatch>();
   for (const auto& req : reqs) {
     for (const Rule* r : rule_list) {
+      const RequirementMatch& m = r->params<RequirementMatch>();
       bool hit = false;
-      if (r->torch_cuda_build) hit = req.torch_cuda_build;
+      if (m.torch_cuda_build) hit = req.torch_cuda_build;
       else if (req.name != "--index-url") {
-        for (const auto& p : r->packages) hit = hit || normalise(p) == req.name;
-        for (const auto& p : r->prefixes) hit = hit || req.name.starts_with(normalise(p));
+        for (const auto& p : m.packages) hit = hit || normalise(p) == req.name;
+        for (const auto& p : m.prefixes) hit = hit || req.name.starts_with(normalise(p));
       }
       if (!hit) continue;
       size_t len = req.spec.size();

@@ -24,9 +24,8 @@ std::string dump(const std::vector<banjia::Finding>& fs) {
 }
 
 bool python_rule(const banjia::rules::Rule& r) {
-  using banjia::rules::MatchKind;
-  return r.match != MatchKind::cuda_kernel && r.match != MatchKind::op_registration &&
-         r.match != MatchKind::requirement;
+  // A kind matched in Python files declares its needles (rules/kinds/kind.h).
+  return banjia::rules::match_kinds()[r.match.index()].add_needles != nullptr;
 }
 
 }  // namespace

@@ -6,7 +6,6 @@
 #include "common/errors.h"
 #include "rules/catalog.h"
 
-using banjia::rules::MatchKind;
 using banjia::rules::RuleCatalog;
 
 TEST(RuleCatalog, BuiltinLoadsAndEveryRuleHasASource) {

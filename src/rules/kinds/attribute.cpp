@@ -1,4 +1,4 @@
-// Matcher on attribute access on any expression: `.cuda()`, `.is_cuda` (the `attribute` rules).
+// Match kind "attribute" (attribute.h).
 //
 // An attribute the file itself assigns is the user's, not torch's: after `self.is_cuda = ...`,
 // `self.is_cuda` is a flag of the user's class (torch's Tensor.is_cuda is read-only), and renaming it
@@ -10,6 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include "rules/kinds/attribute.h"
+
+#include "rules/match_fields.h"
 #include "rules/python_matches.h"
 
 namespace banjia::rules {
@@ -41,12 +44,19 @@ bool is_assigned(const PythonAnalysis& a, uint32_t dot, const std::string& recei
 
 }  // namespace
 
-void match_attributes(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out) {
-  const auto& attr_rules = rules.of_kind(MatchKind::attribute);
+AttributeMatch AttributeMatch::parse(const MatchFields& m) { return {m.text("name"), m.flag("call")}; }
+
+void AttributeMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
+  for (const Rule* r : rules.of_kind<AttributeMatch>()) needles.add_name(r->params<AttributeMatch>().name);
+}
+
+void AttributeMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
+  const PythonAnalysis& a = c.analysis;
+  const auto& attr_rules = c.rules.of_kind<AttributeMatch>();
   if (attr_rules.empty()) return;
   const auto& sig = a.view.sig;
   auto wanted = [&](std::string_view name) {
-    return std::any_of(attr_rules.begin(), attr_rules.end(), [&](const Rule* r) { return r->name == name; });
+    return std::any_of(attr_rules.begin(), attr_rules.end(), [&](const Rule* r) { return r->params<AttributeMatch>().name == name; });
   };
   // (attribute, receiver) pairs the file assigns: found on the first candidate, as most files have none.
   std::vector<std::pair<std::string_view, std::string>> user_attributes;
@@ -71,11 +81,12 @@ void match_attributes(const PythonAnalysis& a, const RuleCatalog& rules, std::ve
     const std::string_view name = a.sig_text(si + 1);
     int resolved = -1;  // looked up only for names a rule wants
     for (const Rule* r : attr_rules) {
-      if (r->name != name) continue;
+      const AttributeMatch& p = r->params<AttributeMatch>();
+      if (p.name != name) continue;
       if (resolved < 0) resolved = a.in_resolved_ref(si + 1);
       if (resolved) break;  // part of an imported module path (torch.cuda)
       const bool called = a.sig_is_op(si + 2, "(");
-      if (r->call && *r->call != called) continue;
+      if (p.call && *p.call != called) continue;
       if (is_user_attribute(si, name)) break;
       PyMatch m;
       m.rule = r;
@@ -86,7 +97,7 @@ void match_attributes(const PythonAnalysis& a, const RuleCatalog& rules, std::ve
         m.edit = TextEdit{t.begin, t.end, r->rewrite_to};
       } else if (r->rewrite == RewriteKind::method_to && called) {
         static const std::vector<std::string> no_names;
-        const auto& index_rules = rules.of_kind(MatchKind::device_index);
+        const auto& index_rules = c.rules.of_kind<DeviceIndexMatch>();
         std::string why;
         m.edit = method_to_edit(a, si + 1, *r, index_rules.empty() ? no_names : index_rules.front()->names, why);
         if (!m.edit) {

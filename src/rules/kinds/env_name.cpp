@@ -1,4 +1,4 @@
-// Matcher on CUDA/NCCL environment variable names used as such in Python. Where a name stands:
+// Match kind "env-name" (env_name.h): CUDA/NCCL environment variable names used as such in Python. Where a name stands:
 //   os.environ["X"], "X" in os.environ, os.getenv("X"), os.putenv/unsetenv("X"),
 //   os.environ.get/setdefault/pop("X");
 //   a key of an environment dict: {**os.environ, "X": v}, env={"X": v} (a call's `env=`, as
@@ -7,7 +7,10 @@
 // Names with a documented Ascend equivalent are renamed (data/env); the others are reported. A value
 // that hides every GPU ("-1", "": the force-CPU idiom) set for a name the hide-all rule lists is
 // reported instead of renamed: the Ascend device list takes only IDs.
+#include "rules/kinds/env_name.h"
+
 #include "env/translate.h"
+#include "rules/match_fields.h"
 #include "rules/python_matches.h"
 #include "rules/string_literal_site.h"
 
@@ -114,9 +117,9 @@ class EnvMatcher {
  public:
   EnvMatcher(const PythonAnalysis& a, const RuleCatalog& rules, const EnvNameTable& env, std::vector<PyMatch>& out)
       : a_(a), env_(env), out_(out) {
-    for (const Rule* r : rules.of_kind(MatchKind::env_name)) {
+    for (const Rule* r : rules.of_kind<EnvNameMatch>()) {
       if (!r->names.empty()) hide_all_ = r;  // the rule for names whose value is a CUDA device list
-      else (r->equivalent.value_or(false) ? equivalent_ : no_equivalent_) = r;
+      else (r->params<EnvNameMatch>().equivalent.value_or(false) ? equivalent_ : no_equivalent_) = r;
     }
   }
   bool active() const { return equivalent_ || no_equivalent_; }
@@ -211,18 +214,19 @@ class EnvMatcher {
 
 }  // namespace
 
-void match_env_names(const PythonAnalysis& a, const RuleCatalog& rules, const EnvNameTable& env,
-                     std::vector<PyMatch>& out) {
-  EnvMatcher m(a, rules, env, out);
+EnvNameMatch EnvNameMatch::parse(const MatchFields& m) { return {m.flag("equivalent"), m.strings("prefixes")}; }
+
+void EnvNameMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
+  EnvMatcher m(c.analysis, c.rules, c.env, out);
   if (!m.active()) return;
   m.string_names();
   m.keyword_names();
   m.report();
 }
 
-void add_env_needles(const RuleCatalog& rules, const EnvNameTable& env, PythonNeedles& needles) {
-  if (rules.of_kind(MatchKind::env_name).empty()) return;
-  for (const auto& p : env.cuda_prefixes) needles.add_string_prefix(p);
+void EnvNameMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
+  if (rules.of_kind<EnvNameMatch>().empty()) return;
+  for (const auto& p : builtin_env_names().cuda_prefixes) needles.add_string_prefix(p);
   // A variable named by a keyword (dict(os.environ, CUDA_X=...), os.environ.update(CUDA_X=...)) is a
   // Name token, not a string: those calls always name `environ`.
   needles.add_name("environ");

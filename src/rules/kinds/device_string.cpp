@@ -1,11 +1,14 @@
-// Matcher on device and backend values ("cuda", "cuda:0", f"cuda:{i}", "nccl"): each value found by
+// Match kinds "device-string" and "backend-string" (device_string.h): device and backend values ("cuda", "cuda:0", f"cuda:{i}", "nccl"): each value found by
 // device_values.h gets the decision of device_flow.h — rewritten, reported for a person, or left in
 // code that already handles the Ascend value. Messages and docstrings are not code values.
+#include "rules/kinds/device_string.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "rules/device_flow.h"
+#include "rules/match_fields.h"
 #include "rules/python_matches.h"
 #include "rules/tree_flow.h"
 
@@ -13,7 +16,7 @@ namespace banjia::rules {
 
 namespace {
 
-// What the literals below start with: the prefilter's needles (add_string_needles) are these;
+// What the literals below start with: the prefilter's needles (add_needles) are these;
 // device_values.cpp recognises no CUDA value that does not start with one of them.
 constexpr std::string_view kCudaDevice = "cuda", kCudaDevicePrefix = "cuda:";
 constexpr std::string_view kNccl = "nccl", kNcclUpper = "NCCL";
@@ -24,13 +27,14 @@ struct DeviceRules {
   const Rule* beside_npu = nullptr;
 
   explicit DeviceRules(const RuleCatalog& rules) {
-    for (const Rule* r : rules.of_kind(MatchKind::device_string)) {
-      if (r->position.empty()) rewrite[0] = r;
-      else if (r->position == "unresolved") unresolved[0] = r;
-      else if (r->position == "beside-npu") beside_npu = r;
+    for (const Rule* r : rules.of_kind<DeviceStringMatch>()) {
+      const std::string& position = r->params<DeviceStringMatch>().position;
+      if (position.empty()) rewrite[0] = r;
+      else if (position == "unresolved") unresolved[0] = r;
+      else if (position == "beside-npu") beside_npu = r;
     }
-    for (const Rule* r : rules.of_kind(MatchKind::backend_string))
-      (r->position == "backend" ? rewrite[1] : unresolved[1]) = r;
+    for (const Rule* r : rules.of_kind<BackendStringMatch>())
+      (r->params<BackendStringMatch>().position == "backend" ? rewrite[1] : unresolved[1]) = r;
   }
 };
 
@@ -103,9 +107,14 @@ std::string lines_text(const std::vector<uint32_t>& lines) {
 
 }  // namespace
 
-void match_device_values(const PythonAnalysis& a, const RuleCatalog& rules, const TreeContext* tree,
-                         std::vector<PyMatch>& out) {
-  DeviceRules r(rules);
+DeviceStringMatch DeviceStringMatch::parse(const MatchFields& m) { return {m.text("position")}; }
+
+BackendStringMatch BackendStringMatch::parse(const MatchFields& m) { return {m.text("position")}; }
+
+void DeviceStringMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
+  const PythonAnalysis& a = c.analysis;
+  const TreeContext* tree = c.tree;
+  DeviceRules r(c.rules);
   const FlowSeeds* seeds = tree ? tree->seeds : nullptr;
   auto values = find_device_values(a, seeds);
   if (values.empty()) return;
@@ -152,15 +161,16 @@ void match_device_values(const PythonAnalysis& a, const RuleCatalog& rules, cons
   }
 }
 
-void add_string_needles(const RuleCatalog& rules, PythonNeedles& needles) {
-  if (!rules.of_kind(MatchKind::device_string).empty()) {
-    needles.add_string_value(kCudaDevice);
-    needles.add_string_prefix(kCudaDevicePrefix);
-  }
-  if (!rules.of_kind(MatchKind::backend_string).empty()) {
-    needles.add_string_value(kNccl);
-    needles.add_string_value(kNcclUpper);
-  }
+void DeviceStringMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
+  if (rules.of_kind<DeviceStringMatch>().empty()) return;
+  needles.add_string_value(kCudaDevice);
+  needles.add_string_prefix(kCudaDevicePrefix);
+}
+
+void BackendStringMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
+  if (rules.of_kind<BackendStringMatch>().empty()) return;
+  needles.add_string_value(kNccl);
+  needles.add_string_value(kNcclUpper);
 }
 
 }  // namespace banjia::rules

@@ -1,10 +1,13 @@
 // Advisory patterns from the tuning article (§3.2), found statically: per-item matmul/conv calls and
 // host-device syncs inside Python loops, and hand-written attention. They produce advice only.
+#include "rules/kinds/loop_patterns.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <optional>
 
+#include "rules/match_fields.h"
 #include "rules/python_matches.h"
 
 namespace banjia::rules {
@@ -176,10 +179,15 @@ void match_attention(const PythonAnalysis& a, const std::vector<const Rule*>& at
 
 }  // namespace
 
-void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out) {
-  const auto& loop_calls = rules.of_kind(MatchKind::loop_call);
-  const auto& loop_methods = rules.of_kind(MatchKind::loop_method);
-  const auto& attention = rules.of_kind(MatchKind::attention_pattern);
+LoopCallMatch LoopCallMatch::parse(const MatchFields& m) { return {m.text("operator")}; }
+LoopMethodMatch LoopMethodMatch::parse(const MatchFields&) { return {}; }
+AttentionPatternMatch AttentionPatternMatch::parse(const MatchFields&) { return {}; }
+
+void LoopCallMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
+  const PythonAnalysis& a = c.analysis;
+  const auto& loop_calls = c.rules.of_kind<LoopCallMatch>();
+  const auto& loop_methods = c.rules.of_kind<LoopMethodMatch>();
+  const auto& attention = c.rules.of_kind<AttentionPatternMatch>();
   if (a.view.statements.empty()) return;
   const auto& stmt_of = a.view.stmt_of;
   // Loop structure is computed only for files that have a candidate call.
@@ -229,13 +237,13 @@ void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vect
   // The token-level patterns, each found by searching op1 for its operator: `a @ b` in a loop,
   // `.item()`-style calls in a loop, and `softmax(... @ ... transpose ...)`.
   const auto& op1 = a.view.op1;
-  const bool want_matmul_op = std::any_of(loop_calls.begin(), loop_calls.end(), [](const Rule* r) { return r->op == "@"; });
+  const bool want_matmul_op = std::any_of(loop_calls.begin(), loop_calls.end(), [](const Rule* r) { return r->params<LoopCallMatch>().op == "@"; });
   if (want_matmul_op) {
     a.view.for_each_op1('@', [&](uint32_t si) {
       if (!in_loop_at(si)) return;
       if (si == a.view.statements[stmt_of[si]].first_sig) return;  // a decorator
       for (const Rule* r : loop_calls)
-        if (r->op == "@") emit(r, stmt_of[si], sig[si], sig[si]);
+        if (r->params<LoopCallMatch>().op == "@") emit(r, stmt_of[si], sig[si], sig[si]);
     });
   }
   if (!loop_methods.empty()) {
@@ -256,14 +264,20 @@ void match_patterns(const PythonAnalysis& a, const RuleCatalog& rules, std::vect
   }
 }
 
-void add_pattern_needles(const RuleCatalog& rules, PythonNeedles& needles) {
-  for (const Rule* r : rules.of_kind(MatchKind::loop_call)) {
+void LoopCallMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
+  for (const Rule* r : rules.of_kind<LoopCallMatch>()) {
     for (const auto& n : r->names) needles.add_dotted(n, {.loop_only = true});
-    if (r->op == "@") needles.binary_at_in_loops = true;
+    if (r->params<LoopCallMatch>().op == "@") needles.binary_at_in_loops = true;
   }
-  for (const Rule* r : rules.of_kind(MatchKind::loop_method))
+}
+
+void LoopMethodMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
+  for (const Rule* r : rules.of_kind<LoopMethodMatch>())
     for (const auto& n : r->names) needles.add_name(n, {.attribute_only = true, .loop_only = true});
-  if (!rules.of_kind(MatchKind::attention_pattern).empty()) needles.add_name(kSoftmax);
+}
+
+void AttentionPatternMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
+  if (!rules.of_kind<AttentionPatternMatch>().empty()) needles.add_name(kSoftmax);
 }
 
 }  // namespace banjia::rules

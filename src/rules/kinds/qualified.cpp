@@ -1,17 +1,19 @@
-// Matchers on names: resolved dotted names (torch.cuda.X, DataParallel, ...), imports of third-party
-// CUDA libraries and of rewritten modules, and keyword arguments of known calls. Attribute access
-// (`.cuda()`, `.is_cuda`) is in python_match_attributes.cpp.
+// Match kinds "qualified" and "import" (qualified.h): resolved dotted names (torch.cuda.X,
+// DataParallel, ...), imports of third-party CUDA libraries and of rewritten modules.
 //
 // A `replace-module` rule rewrites the components of its `from` module that differ from `to`
 // (torch.cuda -> torch.npu: the `cuda`; torch.profiler -> torch_npu.profiler: the `torch`). At a use
 // the components written out are edited there; those hidden in an imported name (`tc` for
 // torch.cuda, `profile` for torch.profiler.profile) are edited once, in the import statement, and
 // only when every use of that name is rewritten too.
+#include "rules/kinds/qualified.h"
+
 #include <algorithm>
 #include <unordered_map>
 
 #include "common/string_hash.h"
 #include "rules/aten_ops.h"
+#include "rules/match_fields.h"
 #include "rules/python_matches.h"
 
 namespace banjia::rules {
@@ -219,9 +221,9 @@ class NameMatcher {
       if (ref.qualified.empty() || ref.in_import_stmt) continue;
       if (!rules_.has_qualified_root(first_component(ref.qualified))) continue;
       const Rule* r = rules_.match_qualified(ref.qualified);
-      if (!r || r->match != MatchKind::qualified) continue;
+      if (!r || !std::holds_alternative<QualifiedMatch>(r->match)) continue;
       std::optional<std::string> no_kernel;
-      if (r->only_without_npu_kernel && !(no_kernel = aten_op_without_npu_kernel(ref.qualified))) continue;
+      if (r->params<QualifiedMatch>().only_without_npu_kernel && !(no_kernel = aten_op_without_npu_kernel(ref.qualified))) continue;
       PyMatch m = make(r, ref.first_tok(a_.view), ref.last_tok(a_.view));
       if (no_kernel) m.message = *no_kernel;
       if (r->rewrite == RewriteKind::replace_module) {
@@ -326,31 +328,24 @@ class NameMatcher {
 
 }  // namespace
 
-void match_names(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out) {
-  NameMatcher(a, rules, out).run();
-  match_attributes(a, rules, out);
-
-  // Keyword arguments of known calls: load_inline(cuda_sources=...).
-  for (const Rule* r : rules.of_kind(MatchKind::keyword_arg)) {
-    for (const auto& ref : a.dotted.refs) {
-      if (!ref.is_call || ref.qualified.empty()) continue;
-      if (std::find(r->names.begin(), r->names.end(), ref.qualified) == r->names.end()) continue;
-      auto args = python::call_arguments(a.view, ref.call_open_sig);
-      if (const auto* arg = python::find_keyword(args, r->keyword))
-        out.push_back(make(r, a.view.sig[arg->keyword_sig], a.view.sig[arg->last_sig]));
-    }
-  }
+QualifiedMatch QualifiedMatch::parse(const MatchFields& m) {
+  return {m.flag("prefix").value_or(false), m.flag("exact_only").value_or(false),
+          m.flag("only_without_npu_kernel").value_or(false)};
 }
 
-void add_name_needles(const RuleCatalog& rules, PythonNeedles& needles) {
-  // Attribute names first: `cuda` then also stands for every torch.cuda name added below.
-  for (const Rule* r : rules.of_kind(MatchKind::attribute)) needles.add_name(r->name);
+void QualifiedMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
+  for (const Rule* r : rules.of_kind<QualifiedMatch>())
+    for (const auto& n : r->names) needles.add_dotted(n);
+}
+
+void QualifiedMatch::match(const MatchContext& c, std::vector<PyMatch>& out) { NameMatcher(c.analysis, c.rules, out).run(); }
+
+ImportMatch ImportMatch::parse(const MatchFields& m) { return {m.strings("modules")}; }
+
+void ImportMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
   // An import matches its module or a submodule: the module's components are Name tokens.
-  for (const Rule* r : rules.of_kind(MatchKind::import_module))
-    for (const auto& m : r->modules) needles.add_dotted(m);
-  for (MatchKind kind : {MatchKind::qualified, MatchKind::keyword_arg})
-    for (const Rule* r : rules.of_kind(kind))
-      for (const auto& n : r->names) needles.add_dotted(n);
+  for (const Rule* r : rules.of_kind<ImportMatch>())
+    for (const auto& m : r->params<ImportMatch>().modules) needles.add_dotted(m);
 }
 
 }  // namespace banjia::rules

@@ -1,12 +1,15 @@
-// Matcher on integer device indices where a device goes: `x.to(rank)`, `torch.device(local_rank)`,
+// Match kind "device-index" (device_index.h): integer device indices where a device goes: `x.to(rank)`, `torch.device(local_rank)`,
 // `torch.zeros(3, device=args.gpu)`. Whether an integer means the CUDA device or the current
 // accelerator depends on the torch version, so the npu target reports these with the explicit NPU
 // spelling (the name may hold None or a device object on some paths). A target whose rule has a
 // device-from-index rewrite (accelerator: an integer means the accelerator, and the CPU without one)
 // writes the device out, taking the listed names to hold integers as `.cuda(rank)` does.
+#include "rules/kinds/device_index.h"
+
 #include <algorithm>
 
 #include "rules/device_values.h"
+#include "rules/match_fields.h"
 #include "rules/python_matches.h"
 
 namespace banjia::rules {
@@ -59,8 +62,11 @@ void match_ddp_device_ids(const PythonAnalysis& a, const Rule& r, std::vector<Py
 
 }  // namespace
 
-void match_device_indices(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out) {
-  for (const Rule* r : rules.of_kind(MatchKind::device_index)) {
+DeviceIndexMatch DeviceIndexMatch::parse(const MatchFields&) { return {}; }
+
+void DeviceIndexMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
+  const PythonAnalysis& a = c.analysis;
+  for (const Rule* r : c.rules.of_kind<DeviceIndexMatch>()) {
     if (r->fix == FixKind::automatic && r->rewrite == RewriteKind::device_from_index) match_ddp_device_ids(a, *r, out);
     for_each_device_argument(a, [&](python::SigRange arg) {
       std::string_view name = python::chain_last_name(a.view, arg);
@@ -87,8 +93,8 @@ void match_device_indices(const PythonAnalysis& a, const RuleCatalog& rules, std
   }
 }
 
-void add_device_index_needles(const RuleCatalog& rules, PythonNeedles& needles) {
-  for (const Rule* r : rules.of_kind(MatchKind::device_index))
+void DeviceIndexMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
+  for (const Rule* r : rules.of_kind<DeviceIndexMatch>())
     for (const auto& n : r->names) needles.add_name(n);
 }
 
