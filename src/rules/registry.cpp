@@ -37,4 +37,6 @@ const MatchKindEntry* find_match_kind(std::string_view name) {
 
 std::string_view to_string(const MatchParams& m) { return kEntries[m.index()].name; }
 
+bool python_kind(const MatchParams& m) { return kEntries[m.index()].add_needles != nullptr; }
+
 }  // namespace banjia::rules

@@ -56,6 +56,8 @@ std::span<const MatchKindEntry> match_kinds();
 const MatchKindEntry* find_match_kind(std::string_view name);
 // The kind of `m` as data/rules spells it.
 std::string_view to_string(const MatchParams& m);
+// Whether rules of the kind of `m` are matched in Python files (the kind declares needles).
+bool python_kind(const MatchParams& m);
 
 // The position of kind K in MatchParams (the index of the catalogue's per-kind rule lists).
 template <class K>
