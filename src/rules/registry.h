@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "rules/kinds/attribute.h"
+#include "rules/kinds/command_string.h"
 #include "rules/kinds/cuda_source.h"
 #include "rules/kinds/device_index.h"
 #include "rules/kinds/device_string.h"
@@ -39,7 +40,8 @@ using MatchParams = std::variant<
     EnvNameMatch,
     CudaKernelMatch,
     OpRegistrationMatch,
-    RequirementMatch>;
+    RequirementMatch,
+    CommandStringMatch>;
 
 // One registered kind: plain function pointers, called once per catalogue (parse, needles) or once per
 // file (match), never per token.
