@@ -24,8 +24,9 @@
 
 namespace banjia::rules {
 
-// A rule's match: the params of its kind. The order is the prefilter's (kinds/qualified.h's dotted
-// needles pick a component the attribute needles already want, so attributes come first).
+// A rule's match: the params of its kind. The order is the one the prefilter adds needles in: a dotted
+// name's needle is a component an earlier needle already wants where there is one
+// (PythonNeedles::add_dotted), so the attribute names (`cuda`) come first.
 using MatchParams = std::variant<
     AttributeMatch,
     ImportMatch,
