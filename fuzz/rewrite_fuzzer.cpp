@@ -14,8 +14,8 @@
 #include "fuzz_check.h"
 #include "migrate/python_rewriter.h"
 #include "python/source.h"
-#include "scan/python_matches.h"
-#include "scan/python_prefilter.h"
+#include "rules/python_matches.h"
+#include "rules/python_prefilter.h"
 #include "python/tokenizer.h"
 
 using namespace banjia;
@@ -31,25 +31,25 @@ bool tokenizes(std::string_view bytes) {
   }
 }
 
-void check_prefilter(std::string_view src, const scan::RuleCatalog& rules) {
-  static const scan::PythonPrefilter filter = scan::PythonPrefilter::for_rules(rules);
-  scan::PythonAnalysis a;
+void check_prefilter(std::string_view src, const rules::RuleCatalog& rules) {
+  static const rules::PythonPrefilter filter = rules::PythonPrefilter::for_rules(rules);
+  rules::PythonAnalysis a;
   try {
-    scan::analyse_python(src, "fuzz.py", a);
+    rules::analyse_python(src, "fuzz.py", a);
   } catch (const InputError&) {
     return;  // scan reports the input error; the filter is not asked
   }
   if (!filter.may_match(a.text(), a.tokens))
-    FUZZ_CHECK(scan::match_python(a, rules).empty(), "the prefilter turns away only files without a match");
+    FUZZ_CHECK(rules::match_python(a, rules).empty(), "the prefilter turns away only files without a match");
 }
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view src(reinterpret_cast<const char*>(data), size);
-  const auto& rules = scan::RuleCatalog::builtin();
+  const auto& rules = rules::RuleCatalog::builtin();
   check_prefilter(src, rules);
-  for (std::string_view target : {scan::kTargetNpu, scan::kTargetAccelerator}) {
-    const auto& target_rules = *scan::RuleCatalog::for_target(target);
+  for (std::string_view target : {rules::kTargetNpu, rules::kTargetAccelerator}) {
+    const auto& target_rules = *rules::RuleCatalog::for_target(target);
     for (bool annotate : {false, true}) {
       migrate::RewriteOptions opt;
       opt.annotate = annotate;
@@ -60,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       migrate::FileRewrite twice = migrate::rewrite_python(once.rewritten, "fuzz.py", target_rules, opt);
       FUZZ_CHECK(twice.rewritten == once.rewritten, "rewriting is idempotent");
       // The invariant is stated on "npu" values, which only the npu target writes.
-      if (!annotate && target == scan::kTargetNpu)
+      if (!annotate && target == rules::kTargetNpu)
         FUZZ_CHECK(device_invariant_violation(once.rewritten, once.original).empty(),
                    "no comparison rewritten while a value stored under its name stays");
     }

@@ -8,30 +8,30 @@
 
 #include "common/errors.h"
 #include "fuzz_check.h"
-#include "scan/cuda_source_scanner.h"
-#include "scan/requirements_scanner.h"
+#include "rules/cuda_source_scanner.h"
+#include "rules/requirements_scanner.h"
 
 using namespace banjia;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  const auto& rules = scan::RuleCatalog::builtin();
+  const auto& rules = rules::RuleCatalog::builtin();
   std::vector<Finding> out;
-  for (const auto& r : scan::parse_requirements_txt(text)) FUZZ_CHECK(r.offset <= size, "offset inside text");
-  for (const auto& r : scan::parse_setup_py_requirements(text)) FUZZ_CHECK(r.offset <= size, "offset inside text");
-  for (auto kind : {scan::DependencyFile::requirements_txt, scan::DependencyFile::setup_py,
-                    scan::DependencyFile::pyproject_toml}) {
+  for (const auto& r : rules::parse_requirements_txt(text)) FUZZ_CHECK(r.offset <= size, "offset inside text");
+  for (const auto& r : rules::parse_setup_py_requirements(text)) FUZZ_CHECK(r.offset <= size, "offset inside text");
+  for (auto kind : {rules::DependencyFile::requirements_txt, rules::DependencyFile::setup_py,
+                    rules::DependencyFile::pyproject_toml}) {
     try {
-      scan::scan_dependency_file(text, kind, "fuzz", rules, out);
+      rules::scan_dependency_file(text, kind, "fuzz", rules, out);
     } catch (const InputError&) {  // invalid TOML is reported this way
     }
   }
-  std::string blanked = scan::blank_comments_and_strings(text);
+  std::string blanked = rules::blank_comments_and_strings(text);
   FUZZ_CHECK(blanked.size() == size, "blanking keeps the length");
   for (size_t i = 0; i < size; ++i)
     FUZZ_CHECK((blanked[i] == '\n') == (text[i] == '\n') || text[i] != '\n', "blanking keeps newlines");
-  for (const auto& k : scan::find_cuda_kernels(text)) FUZZ_CHECK(k.offset < size, "kernel offset inside text");
-  (void)scan::find_op_registrations(text);
-  scan::scan_cuda_source(text, "fuzz.cu", rules, out);
+  for (const auto& k : rules::find_cuda_kernels(text)) FUZZ_CHECK(k.offset < size, "kernel offset inside text");
+  (void)rules::find_op_registrations(text);
+  rules::scan_cuda_source(text, "fuzz.cu", rules, out);
   return 0;
 }

@@ -4,7 +4,7 @@
 #include "common/file_io.h"
 #include "python/module.h"
 #include "python/tokenizer.h"
-#include "scan/python_scanner.h"
+#include "rules/python_scanner.h"
 
 namespace {
 
@@ -38,10 +38,10 @@ BENCHMARK(BM_FrontEnd);
 
 void BM_ScanPythonFile(benchmark::State& state) {
   const auto& text = sample();
-  const auto& rules = banjia::scan::RuleCatalog::builtin();
+  const auto& rules = banjia::rules::RuleCatalog::builtin();
   for (auto _ : state) {
     std::vector<banjia::Finding> out;
-    banjia::scan::scan_python(text, "module.py", rules, out);
+    banjia::rules::scan_python(text, "module.py", rules, out);
     benchmark::DoNotOptimize(out.data());
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "common/diagnostic.h"
-#include "scan/tree_flow.h"
+#include "rules/tree_flow.h"
 
 namespace banjia::migrate {
 
@@ -24,7 +24,7 @@ struct FileRewrite {
   std::string rewritten;          // bytes to write (== original when nothing changed)
   std::vector<Change> changes;
   std::vector<Finding> leftovers; // manual / unsupported / advisory items, and input errors
-  scan::TreeQuestions questions;  // device values only the rest of the tree can resolve
+  rules::TreeQuestions questions;  // device values only the rest of the tree can resolve
   bool changed() const { return rewritten != original; }
 };
 

@@ -18,7 +18,7 @@ std::string line_ending_of(std::string_view text) {
 // to the line above by its backslash (docs/fuzzing.md, note-inside-backslash-continuation), and
 // `import torch_npu` put there becomes part of that logical line and displaces the statement
 // (import-torch-npu-after-continuation); either way a second migrate annotates again.
-size_t first_line_of_logical_line(const scan::PythonAnalysis& a, size_t offset) {
+size_t first_line_of_logical_line(const rules::PythonAnalysis& a, size_t offset) {
   const std::string_view text = a.text();
   const auto& toks = a.tokens.tokens;
   auto physical_start = [&](size_t at) {
@@ -38,7 +38,7 @@ size_t first_line_of_logical_line(const scan::PythonAnalysis& a, size_t offset) 
   return begin;
 }
 
-bool imports_torch_npu(const scan::PythonAnalysis& a) {
+bool imports_torch_npu(const rules::PythonAnalysis& a) {
   for (const auto& b : a.imports.bindings)
     if (b.target == "torch_npu" || b.target.rfind("torch_npu.", 0) == 0) return true;
   return false;
@@ -55,7 +55,7 @@ struct InsertionPoint {
   bool no_newline;  // end of file without a line break
   bool same_line;   // a statement follows on the line: insert `; import torch_npu`
 };
-InsertionPoint after_statement(const scan::PythonAnalysis& a, uint32_t last_sig) {
+InsertionPoint after_statement(const rules::PythonAnalysis& a, uint32_t last_sig) {
   const auto& toks = a.tokens.tokens;
   for (uint32_t t = a.view.sig[last_sig] + 1; t < toks.size(); ++t) {
     if (toks[t].kind == TokenKind::Newline) return {toks[t].end, toks[t].begin == toks[t].end, false};
@@ -71,7 +71,7 @@ std::string inserted_after(const InsertionPoint& p, const std::string& line, con
   return p.no_newline ? nl + line : line + nl;
 }
 
-bool is_docstring_or_future(const scan::PythonAnalysis& a, size_t stmt_index) {
+bool is_docstring_or_future(const rules::PythonAnalysis& a, size_t stmt_index) {
   const auto& st = a.view.statements[stmt_index];
   if (st.first_sig == st.last_sig && a.sig_token(st.first_sig).kind == TokenKind::String) return stmt_index == 0;
   return a.sig_is(st.first_sig, "from") && a.sig_is(st.first_sig + 1, "__future__");
@@ -79,7 +79,7 @@ bool is_docstring_or_future(const scan::PythonAnalysis& a, size_t stmt_index) {
 
 }  // namespace
 
-bool needs_module_import(const scan::PythonAnalysis& a, std::string_view name) {
+bool needs_module_import(const rules::PythonAnalysis& a, std::string_view name) {
   for (const auto& b : a.imports.bindings)
     if (b.indent_depth == 0 && b.local == name && b.target == name && b.origin == python::BindingOrigin::import_statement)
       return false;
@@ -88,11 +88,11 @@ bool needs_module_import(const scan::PythonAnalysis& a, std::string_view name) {
   return !other || other->target == name;
 }
 
-scan::TextEdit torch_npu_import_edit(const scan::PythonAnalysis& a, const std::vector<scan::TextEdit>& applied) {
+rules::TextEdit torch_npu_import_edit(const rules::PythonAnalysis& a, const std::vector<rules::TextEdit>& applied) {
   return module_import_edit(a, applied, "torch_npu");
 }
 
-scan::TextEdit module_import_edit(const scan::PythonAnalysis& a, const std::vector<scan::TextEdit>& applied,
+rules::TextEdit module_import_edit(const rules::PythonAnalysis& a, const std::vector<rules::TextEdit>& applied,
                                   std::string_view module) {
   const std::string nl = line_ending_of(a.text());
   const std::string line = "import " + std::string(module);

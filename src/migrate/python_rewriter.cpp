@@ -8,8 +8,8 @@
 #include "common/errors.h"
 #include "migrate/import_insertion.h"
 #include "python/source.h"
-#include "scan/python_scanner.h"
-#include "scan/scanner.h"
+#include "rules/python_scanner.h"
+#include "rules/source_files.h"
 
 namespace banjia::migrate {
 
@@ -17,14 +17,14 @@ namespace {
 
 // In the order they apply: an insertion (`import torch_npu`, a note) at the offset where a
 // replacement starts goes first.
-std::vector<scan::TextEdit> in_text_order(std::vector<scan::TextEdit> edits) {
+std::vector<rules::TextEdit> in_text_order(std::vector<rules::TextEdit> edits) {
   std::stable_sort(edits.begin(), edits.end(),
                    [](const auto& x, const auto& y) { return std::tie(x.begin, x.end) < std::tie(y.begin, y.end); });
   return edits;
 }
 
 // `edits` in text order.
-std::string apply_edits(std::string_view text, const std::vector<scan::TextEdit>& edits) {
+std::string apply_edits(std::string_view text, const std::vector<rules::TextEdit>& edits) {
   std::string out;
   out.reserve(text.size() + 64);
   uint32_t pos = 0;
@@ -45,7 +45,7 @@ std::string apply_edits(std::string_view text, const std::vector<scan::TextEdit>
 // encoding such as utf-7 or iso-2022-jp, whose bytes depend on what precedes them) or an edit's text
 // has no representation in the encoding.
 std::optional<std::string> encode_edited(std::string_view original, std::string_view text,
-                                         const std::vector<scan::TextEdit>& edits, const python::SourceFile& source) {
+                                         const std::vector<rules::TextEdit>& edits, const python::SourceFile& source) {
   python::SourceEncoder encoder(source);
   if (!encoder.ok()) return std::nullopt;
   std::string out;
@@ -72,9 +72,9 @@ std::optional<std::string> encode_edited(std::string_view original, std::string_
 }
 
 // Drops edits that overlap an earlier one (two rules touching the same bytes): the first wins.
-std::vector<scan::TextEdit> non_overlapping(std::vector<scan::TextEdit> edits) {
+std::vector<rules::TextEdit> non_overlapping(std::vector<rules::TextEdit> edits) {
   std::stable_sort(edits.begin(), edits.end(), [](const auto& x, const auto& y) { return x.begin < y.begin; });
-  std::vector<scan::TextEdit> out;
+  std::vector<rules::TextEdit> out;
   for (auto& e : edits) {
     if (!out.empty() && e.begin < out.back().end) continue;
     out.push_back(std::move(e));
@@ -84,8 +84,8 @@ std::vector<scan::TextEdit> non_overlapping(std::vector<scan::TextEdit> edits) {
 
 // The closing insertion of each applied edit that has one; where it would fall inside another
 // edit, the opening edit is dropped too (never half a pair of parentheses).
-void add_closing_edits(const std::vector<scan::PyMatch>& matches, std::vector<scan::TextEdit>& edits) {
-  std::vector<scan::TextEdit> closings;
+void add_closing_edits(const std::vector<rules::PyMatch>& matches, std::vector<rules::TextEdit>& edits) {
+  std::vector<rules::TextEdit> closings;
   for (const auto& m : matches) {
     if (!m.edit || !m.closing_edit) continue;
     auto opening = std::find_if(edits.begin(), edits.end(), [&](const auto& e) {
@@ -118,9 +118,9 @@ std::string annotation_block_above(std::string_view text, size_t offset) {
 }
 
 // `# banjia: [rule] message` lines above statements left for manual work (once per line).
-std::vector<scan::TextEdit> annotations(const scan::PythonAnalysis& a, const std::vector<Finding>& leftovers,
-                                        const std::vector<scan::PyMatch>& matches) {
-  std::vector<scan::TextEdit> out;
+std::vector<rules::TextEdit> annotations(const rules::PythonAnalysis& a, const std::vector<Finding>& leftovers,
+                                        const std::vector<rules::PyMatch>& matches) {
+  std::vector<rules::TextEdit> out;
   const std::string nl = line_ending_of(a.text());
   // Group the leftover messages by the statement they belong to.
   std::vector<std::pair<uint32_t, std::vector<std::string>>> by_offset;
@@ -164,28 +164,28 @@ std::vector<scan::TextEdit> annotations(const scan::PythonAnalysis& a, const std
 
 namespace {
 
-FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, const scan::RuleCatalog& rules,
-                         const RewriteOptions& options, const scan::FlowSeeds* seeds) {
+FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, const rules::RuleCatalog& rules,
+                         const RewriteOptions& options, const rules::FlowSeeds* seeds) {
   FileRewrite fr;
   fr.display = display;
   fr.original = std::string(bytes);
   fr.rewritten = fr.original;
-  std::unique_ptr<scan::PythonAnalysis> a;
+  std::unique_ptr<rules::PythonAnalysis> a;
   try {
-    a = scan::analyse_python(bytes, display);
+    a = rules::analyse_python(bytes, display);
   } catch (const InputError& e) {
-    fr.leftovers.push_back(scan::input_error_finding(display, e.problem() + "; copied unchanged"));
+    fr.leftovers.push_back(rules::input_error_finding(display, e.problem() + "; copied unchanged"));
     return fr;
   }
-  scan::TreeContext tree{seeds, &fr.questions};
-  auto matches = scan::match_python(*a, rules, &tree);
+  rules::TreeContext tree{seeds, &fr.questions};
+  auto matches = rules::match_python(*a, rules, &tree);
   // The accelerator target writes `torch.accelerator...`: in a file where `torch` names something
   // else (`from torch.cuda.amp import torch`) that text would mean something else, so it stays.
   const auto torch_binding = a->imports.resolve("torch");
-  const bool torch_rebound = options.target != scan::kTargetNpu && torch_binding && *torch_binding != "torch";
-  std::vector<scan::TextEdit> edits;
+  const bool torch_rebound = options.target != rules::kTargetNpu && torch_binding && *torch_binding != "torch";
+  std::vector<rules::TextEdit> edits;
   for (const auto& m : matches) {
-    Finding f = scan::finding_for_match(*a, m, display);
+    Finding f = rules::finding_for_match(*a, m, display);
     if (torch_rebound && m.edit && m.edit->text.find("torch.") != std::string::npos) {
       f.fix = FixKind::manual;
       f.replacement.reset();
@@ -211,14 +211,14 @@ FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, con
   }
   edits = non_overlapping(std::move(edits));
   add_closing_edits(matches, edits);
-  std::vector<scan::TextEdit> all = edits;
+  std::vector<rules::TextEdit> all = edits;
   // torch_npu registers torch.npu when imported; the accelerator target's code needs torch itself
   // (torch_npu then loads through torch's `torch.backends` entry point: docs/scan-migrate.md).
-  const bool npu = options.target == scan::kTargetNpu;
+  const bool npu = options.target == rules::kTargetNpu;
   const std::string module = npu ? "torch_npu" : "torch";
   const bool writes_torch = std::any_of(edits.begin(), edits.end(), [](const auto& e) { return e.text.find("torch.") != std::string::npos; });
   if (options.insert_import && !edits.empty() && (npu ? !imports_torch_npu(*a) : writes_torch && needs_module_import(*a, module))) {
-    scan::TextEdit ins = module_import_edit(*a, edits, module);
+    rules::TextEdit ins = module_import_edit(*a, edits, module);
     all.push_back(ins);
     Change c;
     c.file = display;
@@ -241,7 +241,7 @@ FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, con
   // could read as a PEP 263 cookie; fuzz_rewrite found one with lone-CR line ends); otherwise keep the
   // original (never write broken code).
   if (python::tokenize(text).error || python::find_coding_cookie(text) != python::find_coding_cookie(a->text())) {
-    fr.leftovers.push_back(scan::input_error_finding(display, "rewrite would not tokenize (or would change the encoding cookie); file left unchanged"));
+    fr.leftovers.push_back(rules::input_error_finding(display, "rewrite would not tokenize (or would change the encoding cookie); file left unchanged"));
     fr.changes.clear();
     return fr;
   }
@@ -251,7 +251,7 @@ FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, con
     // neither rewrites nor --annotate comments touch the file.
     auto encoded = encode_edited(bytes, a->text(), all, a->source);
     if (!encoded) {
-      fr.leftovers.push_back(scan::input_error_finding(
+      fr.leftovers.push_back(rules::input_error_finding(
           display, "source encoding is " + a->source.encoding +
                        ", which cannot be edited in place here (a stateful encoding, or an edit it cannot represent): not "
                        "rewritten (convert it to UTF-8 first)"));
@@ -268,8 +268,8 @@ FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, con
 
 }  // namespace
 
-FileRewrite rewrite_python(std::string_view bytes, const std::string& display, const scan::RuleCatalog& rules,
-                           const RewriteOptions& options, const scan::FlowSeeds* seeds) {
+FileRewrite rewrite_python(std::string_view bytes, const std::string& display, const rules::RuleCatalog& rules,
+                           const RewriteOptions& options, const rules::FlowSeeds* seeds) {
   FileRewrite fr = rewrite_pass(bytes, display, rules, options, seeds);
   // An inserted `import torch` binds a name the file left unbound, and names spelled through it
   // (torch.cuda.synchronize) resolve only now: a second pass rewrites them, so that migrating the

@@ -1,4 +1,4 @@
-// Rewrites one Python file: applies the edits of automatic matches (src/scan/python_match_*.cpp),
+// Rewrites one Python file: applies the edits of automatic matches (src/rules),
 // inserts `import torch_npu` once where the file needs it, optionally annotates what it cannot
 // migrate. Everything else stays byte for byte: formatting, comments, BOM, CRLF, encoding cookie.
 #pragma once
@@ -6,7 +6,13 @@
 #include <string_view>
 
 #include "migrate/change.h"
-#include "scan/rule_catalog.h"
+#include "rules/catalog.h"
+
+namespace banjia::scan {
+// The migration targets as the command lines name them (scan::kTargetNpu).
+using rules::kTargetAccelerator;
+using rules::kTargetNpu;
+}  // namespace banjia::scan
 
 namespace banjia::migrate {
 
@@ -14,14 +20,14 @@ struct RewriteOptions {
   // npu: add `import torch_npu` when the file was changed; accelerator: add `import torch` when an
   // edit writes `torch.` and the file does not import torch at module level.
   bool insert_import = true;
-  std::string target = std::string(scan::kTargetNpu);  // the rules passed are this target's
+  std::string target = std::string(rules::kTargetNpu);  // the rules passed are this target's
   bool annotate = false;      // add `# banjia: ...` above lines left for manual work
 };
 
 // Never throws for bad content: a file that does not decode or tokenize is returned unchanged with
-// an input-error leftover. Seeds: what the other files of the tree know (scan/tree_flow.h); the
+// an input-error leftover. Seeds: what the other files of the tree know (rules/tree_flow.h); the
 // questions this file leaves to them are returned in FileRewrite::questions.
-FileRewrite rewrite_python(std::string_view bytes, const std::string& display, const scan::RuleCatalog& rules,
-                           const RewriteOptions& options, const scan::FlowSeeds* seeds = nullptr);
+FileRewrite rewrite_python(std::string_view bytes, const std::string& display, const rules::RuleCatalog& rules,
+                           const RewriteOptions& options, const rules::FlowSeeds* seeds = nullptr);
 
 }  // namespace banjia::migrate

@@ -1,7 +1,7 @@
 #include "migrate/shell_rewriter.h"
 
 #include "env/translate.h"
-#include "scan/shell_scanner.h"
+#include "rules/shell_scanner.h"
 
 namespace banjia::migrate {
 
@@ -22,12 +22,12 @@ FileRewrite rewrite_shell(std::string_view bytes, const std::string& display, co
   return fr;
 }
 
-FileRewrite report_shell(std::string_view bytes, const std::string& display, const scan::RuleCatalog& rules) {
+FileRewrite report_shell(std::string_view bytes, const std::string& display, const rules::RuleCatalog& rules) {
   FileRewrite fr;
   fr.display = display;
   fr.original = std::string(bytes);
   fr.rewritten = fr.original;
-  scan::scan_shell(bytes, display, rules, fr.leftovers);
+  rules::scan_shell(bytes, display, rules, fr.leftovers);
   return fr;
 }
 

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "migrate/change.h"
-#include "scan/rule_catalog.h"
+#include "rules/catalog.h"
 
 namespace banjia::migrate {
 
@@ -14,6 +14,6 @@ FileRewrite rewrite_shell(std::string_view bytes, const std::string& display, co
 
 // For targets that keep shell scripts as they are (accelerator: a CUDA variable is renamed for one
 // device, which would break the others): the file unchanged, its scan findings as leftovers.
-FileRewrite report_shell(std::string_view bytes, const std::string& display, const scan::RuleCatalog& rules);
+FileRewrite report_shell(std::string_view bytes, const std::string& display, const rules::RuleCatalog& rules);
 
 }  // namespace banjia::migrate

@@ -12,8 +12,8 @@
 #include "common/thread_pool.h"
 #include "common/version.h"
 #include "migrate/shell_rewriter.h"
-#include "scan/rule_catalog.h"
-#include "scan/scanner.h"
+#include "rules/catalog.h"
+#include "rules/source_files.h"
 
 namespace banjia::migrate {
 namespace fs = std::filesystem;
@@ -74,10 +74,10 @@ namespace {
 // Device values one file leaves unresolved that other modules of the tree resolve (a constant used
 // as a device where it is imported, a value passed to a function defined elsewhere): those files are
 // rewritten again with what the tree knows. Only files with such questions cost anything here.
-void resolve_across_modules(MigratePlan& plan, const std::vector<size_t>& todo, const scan::RuleCatalog& rules,
+void resolve_across_modules(MigratePlan& plan, const std::vector<size_t>& todo, const rules::RuleCatalog& rules,
                             const MigrateOptions& o) {
-  std::vector<scan::TreeFile> files;
-  std::vector<scan::TreeQuestions> questions;
+  std::vector<rules::TreeFile> files;
+  std::vector<rules::TreeQuestions> questions;
   std::vector<size_t> plan_index;
   bool any = false;
   for (size_t i : todo) {
@@ -89,7 +89,7 @@ void resolve_across_modules(MigratePlan& plan, const std::vector<size_t>& todo, 
     any = any || !pf.rewrite.questions.empty();
   }
   if (!any) return;
-  for (auto& [k, seeds] : scan::answer_tree_questions(files, questions)) {
+  for (auto& [k, seeds] : rules::answer_tree_questions(files, questions)) {
     PlannedFile& pf = plan.files[plan_index[k]];
     pf.rewrite = rewrite_python(pf.rewrite.original, pf.relative, rules, o.rewrite, &seeds);
   }
@@ -131,7 +131,7 @@ MigratePlan plan_migration(const MigrateOptions& o) {
     pf.kind = rewriter_for(src) != Rewriter::none ? PlannedFile::Kind::rewrite : PlannedFile::Kind::copy;
     plan.files.push_back(std::move(pf));
   }
-  const scan::RuleCatalog* target_rules = scan::RuleCatalog::for_target(o.rewrite.target);
+  const rules::RuleCatalog* target_rules = rules::RuleCatalog::for_target(o.rewrite.target);
   if (!target_rules) throw InputError(o.rewrite.target, "--target takes npu or accelerator");
   const auto& rules = *target_rules;
   std::vector<size_t> todo;
@@ -142,7 +142,7 @@ MigratePlan plan_migration(const MigrateOptions& o) {
     PlannedFile& pf = plan.files[todo[k]];
     std::string bytes;
     try {
-      bytes = read_file(pf.source_path, scan::kMaxSourceFileBytes);
+      bytes = read_file(pf.source_path, rules::kMaxSourceFileBytes);
     } catch (const InputError& e) {
       pf.rewrite.display = pf.relative;
       pf.rewrite.leftovers.push_back(Finding{pf.relative, 0, 0, 0, 0, "input-error", "input", Severity::error,
@@ -153,7 +153,7 @@ MigratePlan plan_migration(const MigrateOptions& o) {
     }
     if (rewriter_for(pf.source_path) == Rewriter::python)
       pf.rewrite = rewrite_python(bytes, pf.relative, rules, o.rewrite);
-    else if (o.rewrite.target == scan::kTargetNpu)
+    else if (o.rewrite.target == rules::kTargetNpu)
       pf.rewrite = rewrite_shell(bytes, pf.relative, o.target_torch_npu);
     else
       pf.rewrite = report_shell(bytes, pf.relative, rules);

@@ -58,7 +58,7 @@ void examples_section(std::string& out, const Rule& r, std::string_view heading)
     }
     out += "\n";
   }
-  const bool placeholder = std::any_of(r.examples.begin(), r.examples.end(), [](const RuleExample& x) {
+  const bool placeholder = std::any_of(r.examples.begin(), r.examples.end(), [](const rules::RuleExample& x) {
     return x.after && x.after->find("{device_type}") != std::string::npos;
   });
   if (placeholder)

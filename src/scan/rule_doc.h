@@ -5,9 +5,14 @@
 #include <string>
 #include <string_view>
 
-#include "scan/rule_catalog.h"
+#include "rules/catalog.h"
 
 namespace banjia::scan {
+
+// The catalogue's types as the scan front-end and its command line name them (scan::Rule).
+using rules::Rule;
+using rules::RuleCatalog;
+using rules::RewriteKind;
 
 // The page in Markdown: title (the id), summary, category, severity, fix kind, message, replacement,
 // before/after examples and source for the default target, then each other migration target's form.

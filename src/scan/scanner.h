@@ -1,5 +1,5 @@
-// `banjia scan` engine: walks paths, classifies files, runs the scanner for each kind in parallel and
-// collects findings in a stable order. The CLI (command.cpp) and `migrate` both build on it.
+// `banjia scan` over a tree: walks paths, classifies files, runs the rules engine (src/rules) on each in
+// parallel and collects findings in a stable order.
 #pragma once
 #include <functional>
 #include <string>
@@ -7,28 +7,22 @@
 
 #include "common/diagnostic.h"
 #include "common/file_walk.h"
-#include "scan/rule_catalog.h"
-#include "scan/tree_flow.h"
+#include "rules/catalog.h"
+#include "rules/source_files.h"
+#include "rules/tree_flow.h"
 
 namespace banjia::scan {
 
-enum class FileKind { python, shell, cuda_source, dependency_list, other };
-std::string_view to_string(FileKind k);
-// Classifies a file by its name (no directory): .py/.pyi, .sh/.bash, .cu/.cuh/.cpp/.cc/.cxx/.h/.hpp,
-// requirements*.txt, pyproject.toml.
-FileKind classify_file(std::string_view file_name);
-
-// The most bytes read from one source file (scan and migrate). Real sources are far smaller; the cap
-// keeps a device such as /dev/zero, a FIFO or a huge generated file from being read into memory
-// whole: such a file becomes an input-error finding.
-inline constexpr size_t kMaxSourceFileBytes = size_t{64} << 20;
+// The scan front-end's interface speaks of the engine's files and flow types as its own.
+using rules::FileKind;
+using rules::TreeContext;
 
 struct ScanOptions {
   std::vector<std::string> exclude_globs;
   std::vector<std::string> select;   // rule ids or categories to keep (empty: all)
   std::vector<std::string> ignore;   // rule ids or categories to drop
   unsigned threads = 0;              // 0: hardware concurrency
-  const RuleCatalog* rules = nullptr;  // default: the builtin catalogue
+  const rules::RuleCatalog* rules = nullptr;  // default: the builtin catalogue
   std::function<void(size_t done, size_t total)> progress;  // called from worker threads
 };
 
@@ -48,11 +42,8 @@ ScanResult scan_paths(const std::vector<std::string>& paths, const ScanOptions& 
 
 // Scans one file's bytes as `kind`; appends findings. Never throws for bad content: problems become
 // an `input-error` finding.
-void scan_buffer(std::string_view bytes, FileKind kind, const std::string& display, const RuleCatalog& rules,
+void scan_buffer(std::string_view bytes, FileKind kind, const std::string& display, const rules::RuleCatalog& rules,
                  std::vector<Finding>& out,
                  const TreeContext* tree = nullptr);
-
-// The finding reported for a file that cannot be read or parsed.
-Finding input_error_finding(const std::string& file, const std::string& problem, int line = 0, int column = 0);
 
 }  // namespace banjia::scan

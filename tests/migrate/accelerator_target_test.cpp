@@ -9,12 +9,12 @@
 #include "migrate/python_rewriter.h"
 #include "migrate/shell_rewriter.h"
 #include "python/tokenizer.h"
-#include "scan/rule_catalog.h"
+#include "rules/catalog.h"
 
 namespace {
 
-using banjia::scan::kTargetAccelerator;
-using banjia::scan::RuleCatalog;
+using banjia::rules::kTargetAccelerator;
+using banjia::rules::RuleCatalog;
 
 const RuleCatalog& accelerator_rules() { return *RuleCatalog::for_target(kTargetAccelerator); }
 

@@ -7,7 +7,7 @@
 
 #include "../../fuzz/device_invariant.h"
 #include "migrate/python_rewriter.h"
-#include "scan/rule_catalog.h"
+#include "rules/catalog.h"
 
 using namespace banjia;
 
@@ -16,7 +16,7 @@ namespace {
 migrate::FileRewrite migrate_text(const std::string& src) {
   migrate::RewriteOptions opt;
   opt.insert_import = false;
-  return migrate::rewrite_python(src, "t.py", scan::RuleCatalog::builtin(), opt);
+  return migrate::rewrite_python(src, "t.py", rules::RuleCatalog::builtin(), opt);
 }
 
 std::vector<std::string> reported(const migrate::FileRewrite& fr, const std::string& rule) {

@@ -8,15 +8,15 @@
 
 #include "migrate/python_rewriter.h"
 #include "migrate/shell_rewriter.h"
-#include "scan/python_scanner.h"
-#include "scan/rule_catalog.h"
+#include "rules/python_scanner.h"
+#include "rules/catalog.h"
 
 namespace {
 
 banjia::migrate::FileRewrite rw(const std::string& src) {
   banjia::migrate::RewriteOptions o;
   o.insert_import = false;  // these files need no torch_npu; the import has its own tests
-  return banjia::migrate::rewrite_python(src, "t.py", banjia::scan::RuleCatalog::builtin(), o);
+  return banjia::migrate::rewrite_python(src, "t.py", banjia::rules::RuleCatalog::builtin(), o);
 }
 
 std::vector<std::string> rules_left(const banjia::migrate::FileRewrite& fr) {
@@ -27,7 +27,7 @@ std::vector<std::string> rules_left(const banjia::migrate::FileRewrite& fr) {
 
 std::vector<std::string> scan_hits(const std::string& src) {
   std::vector<banjia::Finding> fs;
-  banjia::scan::scan_python(src, "t.py", banjia::scan::RuleCatalog::builtin(), fs);
+  banjia::rules::scan_python(src, "t.py", banjia::rules::RuleCatalog::builtin(), fs);
   std::vector<std::string> out;
   for (const auto& f : fs) out.push_back(f.rule + "@" + std::to_string(f.line) + ":" + std::to_string(f.column));
   return out;

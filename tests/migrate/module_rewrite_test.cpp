@@ -7,12 +7,12 @@
 #include <algorithm>
 
 #include "migrate/python_rewriter.h"
-#include "scan/rule_catalog.h"
+#include "rules/catalog.h"
 
 namespace {
 
 banjia::migrate::FileRewrite rw(const std::string& src) {
-  return banjia::migrate::rewrite_python(src, "t.py", banjia::scan::RuleCatalog::builtin(), {});
+  return banjia::migrate::rewrite_python(src, "t.py", banjia::rules::RuleCatalog::builtin(), {});
 }
 std::string migrated(const std::string& src) { return rw(src).rewritten; }
 

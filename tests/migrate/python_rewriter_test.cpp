@@ -4,14 +4,14 @@
 
 #include "migrate/python_rewriter.h"
 #include "python/source.h"
-#include "scan/rule_catalog.h"
+#include "rules/catalog.h"
 
 namespace {
 
 banjia::migrate::FileRewrite rw(const std::string& src, bool annotate = false) {
   banjia::migrate::RewriteOptions o;
   o.annotate = annotate;
-  return banjia::migrate::rewrite_python(src, "t.py", banjia::scan::RuleCatalog::builtin(), o);
+  return banjia::migrate::rewrite_python(src, "t.py", banjia::rules::RuleCatalog::builtin(), o);
 }
 
 std::string migrated(const std::string& src) { return rw(src).rewritten; }

@@ -2,14 +2,14 @@
 #include <gtest/gtest.h>
 
 #include "migrate/python_rewriter.h"
-#include "scan/rule_catalog.h"
+#include "rules/catalog.h"
 
 namespace {
 
 std::string migrated(const std::string& src, bool annotate) {
   banjia::migrate::RewriteOptions o;
   o.annotate = annotate;
-  return banjia::migrate::rewrite_python(src, "t.py", banjia::scan::RuleCatalog::builtin(), o).rewritten;
+  return banjia::migrate::rewrite_python(src, "t.py", banjia::rules::RuleCatalog::builtin(), o).rewritten;
 }
 
 // import-semicolon (docs/fuzzing.md): `import torch; <more>` must not get `import torch_npu` on a new

@@ -8,14 +8,14 @@
 #include <algorithm>
 
 #include "migrate/python_rewriter.h"
-#include "scan/rule_catalog.h"
+#include "rules/catalog.h"
 
 namespace {
 
 banjia::migrate::FileRewrite rw(const std::string& src, bool annotate = false) {
   banjia::migrate::RewriteOptions o;
   o.annotate = annotate;
-  return banjia::migrate::rewrite_python(src, "t.py", banjia::scan::RuleCatalog::builtin(), o);
+  return banjia::migrate::rewrite_python(src, "t.py", banjia::rules::RuleCatalog::builtin(), o);
 }
 
 bool refused(const banjia::migrate::FileRewrite& fr) {
@@ -97,7 +97,7 @@ TEST(SourceEncoding, Iso8859_15IsRewrittenInIso8859_15) {
 TEST(SourceEncoding, NoteTheEncodingCannotHoldIsRefused) {
   // The built-in messages are ASCII; a catalogue whose message has a character latin-1 lacks ('✘')
   // cannot be written into a latin-1 file as a note: the file is left and reported.
-  banjia::scan::RuleCatalog rules;
+  banjia::rules::RuleCatalog rules;
   rules.add_toml("[[rule]]\nid = \"dp\"\ncategory = \"device\"\nseverity = \"error\"\nfix = \"manual\"\n"
                  "message = \"DataParallel \u2718\"\nsource = \"test\"\n"
                  "match = { kind = \"qualified\", names = [\"torch.nn.DataParallel\"] }\n",

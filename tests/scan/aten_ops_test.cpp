@@ -1,9 +1,9 @@
 // Direct torch.ops.aten calls judged against the newest data/ops set (scan/aten_ops.h).
-#include "scan/aten_ops.h"
+#include "rules/aten_ops.h"
 
 #include <gtest/gtest.h>
 
-using banjia::scan::aten_op_without_npu_kernel;
+using banjia::rules::aten_op_without_npu_kernel;
 
 TEST(AtenOps, OpsWithoutKernelOrCompositeAreReported) {
   auto m = aten_op_without_npu_kernel("torch.ops.aten.linalg_matrix_exp");

@@ -4,15 +4,15 @@
 
 #include <algorithm>
 
-#include "scan/python_analysis.h"
-#include "scan/python_scanner.h"
-#include "scan/rule_catalog.h"
+#include "rules/python_analysis.h"
+#include "rules/python_scanner.h"
+#include "rules/catalog.h"
 
 namespace {
 
 std::vector<banjia::Finding> scan(const std::string& src) {
   std::vector<banjia::Finding> out;
-  banjia::scan::scan_python(src, "t.py", banjia::scan::RuleCatalog::builtin(), out);
+  banjia::rules::scan_python(src, "t.py", banjia::rules::RuleCatalog::builtin(), out);
   return out;
 }
 
@@ -29,12 +29,12 @@ bool has(const std::vector<std::string>& v, const std::string& s) { return std::
 
 TEST(NameResolutionScan, CalleeOfAnAliasedFunctionIsItsQualifiedName) {
   const std::string src = "import torch.distributed as dist\nipg = dist.init_process_group\nipg(\"nccl\", rank=0)\n";
-  auto a = banjia::scan::analyse_python(src, "t.py");
+  auto a = banjia::rules::analyse_python(src, "t.py");
   uint32_t open = 0;
   for (uint32_t si = 0; si < a->view.sig.size(); ++si)
     if (a->view.tok(si).line == 3 && a->sig_is_op(si, "(")) open = si;
   ASSERT_NE(open, 0u);
-  const banjia::scan::Callee c = banjia::scan::callee_of(*a, open);
+  const banjia::rules::Callee c = banjia::rules::callee_of(*a, open);
   EXPECT_EQ(c.qualified, "torch.distributed.init_process_group");
   EXPECT_EQ(c.last, "ipg");
   EXPECT_FALSE(c.is_method);

@@ -9,17 +9,17 @@
 #include <sstream>
 
 #include "common/errors.h"
-#include "scan/python_analysis.h"
-#include "scan/python_matches.h"
-#include "scan/python_prefilter.h"
-#include "scan/rule_catalog.h"
+#include "rules/python_analysis.h"
+#include "rules/python_matches.h"
+#include "rules/python_prefilter.h"
+#include "rules/catalog.h"
 #include "python_corpora.h"
 
 namespace fs = std::filesystem;
-using banjia::scan::PythonAnalysis;
-using banjia::scan::PythonNeedles;
-using banjia::scan::PythonPrefilter;
-using banjia::scan::RuleCatalog;
+using banjia::rules::PythonAnalysis;
+using banjia::rules::PythonNeedles;
+using banjia::rules::PythonPrefilter;
+using banjia::rules::RuleCatalog;
 
 namespace {
 
@@ -38,12 +38,12 @@ Verdict judge(std::string_view source) {
   Verdict v;
   PythonAnalysis a;
   try {
-    banjia::scan::analyse_python(source, "t.py", a);
+    banjia::rules::analyse_python(source, "t.py", a);
   } catch (const banjia::InputError&) {
     return v;
   }
   v.analysed = true;
-  v.matched = !banjia::scan::match_python(a, RuleCatalog::builtin()).empty();
+  v.matched = !banjia::rules::match_python(a, RuleCatalog::builtin()).empty();
   v.passed = builtin_filter().may_match(a.text(), a.tokens);
   return v;
 }

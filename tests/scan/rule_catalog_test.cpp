@@ -4,10 +4,9 @@
 #include <set>
 
 #include "common/errors.h"
-#include "scan/rule_catalog.h"
+#include "rules/catalog.h"
 
-using banjia::scan::MatchKind;
-using banjia::scan::RuleCatalog;
+using banjia::rules::RuleCatalog;
 
 TEST(RuleCatalog, BuiltinLoadsAndEveryRuleHasASource) {
   const auto& cat = RuleCatalog::builtin();

@@ -1,0 +1,28 @@
+// Environment-variable names in Python code: which look CUDA/NCCL-specific (prefixes in the
+// `env-name` rules of data/rules/environment.toml) and their Ascend equivalents (data/env, through
+// src/env/translate.h — the same table `banjia env translate` and shell rewriting use).
+#include "env/translate.h"
+#include "rules/python_matches.h"
+
+namespace banjia::rules {
+
+bool EnvNameTable::is_cuda_name(std::string_view name) const {
+  for (const auto& p : cuda_prefixes)  // asked for every string literal: the first byte turns most away
+    if (name.size() > p.size() && name[0] == p[0] && name.starts_with(p)) return true;
+  return false;
+}
+
+const EnvNameTable& builtin_env_names() {
+  static const EnvNameTable table = [] {
+    EnvNameTable t;
+    for (const Rule* r : RuleCatalog::builtin().of_kind<EnvNameMatch>()) {
+      const auto& prefixes = r->params<EnvNameMatch>().prefixes;
+      t.cuda_prefixes.insert(t.cuda_prefixes.end(), prefixes.begin(), prefixes.end());
+    }
+    t.equivalent = [](std::string_view name) { return ascend_equivalent(name); };
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace banjia::rules

@@ -1,0 +1,16 @@
+// Match kind "device-index": one of the rule's `names` (an integer index such as rank) passed where a
+// device goes.
+#pragma once
+#include "rules/kinds/kind.h"
+
+namespace banjia::rules {
+
+struct DeviceIndexMatch {
+  static constexpr std::string_view kName = "device-index";
+
+  static DeviceIndexMatch parse(const MatchFields& m);
+  static void add_needles(const RuleCatalog& rules, PythonNeedles& needles);
+  static void match(const MatchContext& c, std::vector<PyMatch>& out);
+};
+
+}  // namespace banjia::rules

@@ -1,0 +1,36 @@
+// Match kind "keyword-arg" (keyword_arg.h).
+#include "rules/kinds/keyword_arg.h"
+
+#include <algorithm>
+
+#include "rules/match_fields.h"
+#include "rules/python_matches.h"
+
+namespace banjia::rules {
+
+KeywordArgMatch KeywordArgMatch::parse(const MatchFields& m) { return {m.text("keyword")}; }
+
+void KeywordArgMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
+  for (const Rule* r : rules.of_kind<KeywordArgMatch>())
+    for (const auto& n : r->names) needles.add_dotted(n);
+}
+
+void KeywordArgMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
+  const PythonAnalysis& a = c.analysis;
+  for (const Rule* r : c.rules.of_kind<KeywordArgMatch>()) {
+    for (const auto& ref : a.dotted.refs) {
+      if (!ref.is_call || ref.qualified.empty()) continue;
+      if (std::find(r->names.begin(), r->names.end(), ref.qualified) == r->names.end()) continue;
+      auto args = python::call_arguments(a.view, ref.call_open_sig);
+      if (const auto* arg = python::find_keyword(args, r->params<KeywordArgMatch>().keyword)) {
+        PyMatch m;
+        m.rule = r;
+        m.first_tok = a.view.sig[arg->keyword_sig];
+        m.last_tok = a.view.sig[arg->last_sig];
+        out.push_back(std::move(m));
+      }
+    }
+  }
+}
+
+}  // namespace banjia::rules

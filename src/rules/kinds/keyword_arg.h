@@ -1,0 +1,17 @@
+// Match kind "keyword-arg": a call of one of the rule's `names` passing `keyword=`
+// (load_inline(cuda_sources=...)).
+#pragma once
+#include "rules/kinds/kind.h"
+
+namespace banjia::rules {
+
+struct KeywordArgMatch {
+  static constexpr std::string_view kName = "keyword-arg";
+  std::string keyword;
+
+  static KeywordArgMatch parse(const MatchFields& m);
+  static void add_needles(const RuleCatalog& rules, PythonNeedles& needles);
+  static void match(const MatchContext& c, std::vector<PyMatch>& out);
+};
+
+}  // namespace banjia::rules

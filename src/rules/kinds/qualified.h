@@ -1,0 +1,31 @@
+// Match kinds "qualified" (a dotted name resolved through imports: torch.cuda.X, DataParallel) and
+// "import" (an import of one of `modules`). One matcher serves both: a replace-module rewrite edits a
+// name's import and its uses together.
+#pragma once
+#include "rules/kinds/kind.h"
+
+namespace banjia::rules {
+
+// The names are the rule's `names`.
+struct QualifiedMatch {
+  static constexpr std::string_view kName = "qualified";
+  bool prefix = false;      // the names are prefixes: everything below them matches
+  bool exact_only = false;  // only the name itself, not attribute chains on it
+  // Fire only where the name is a torch.ops.aten op without an NPU kernel (data/ops).
+  bool only_without_npu_kernel = false;
+
+  static QualifiedMatch parse(const MatchFields& m);
+  static void add_needles(const RuleCatalog& rules, PythonNeedles& needles);
+  static void match(const MatchContext& c, std::vector<PyMatch>& out);
+};
+
+// Matched by QualifiedMatch::match.
+struct ImportMatch {
+  static constexpr std::string_view kName = "import";
+  std::vector<std::string> modules;  // a module or any submodule of it
+
+  static ImportMatch parse(const MatchFields& m);
+  static void add_needles(const RuleCatalog& rules, PythonNeedles& needles);
+};
+
+}  // namespace banjia::rules

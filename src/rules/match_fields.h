@@ -1,0 +1,29 @@
+// The [match] table of one rule as a match kind's parser reads it: typed fields by key, each kind
+// reading only its own. Errors name the rule (`where`).
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace banjia::rules {
+
+class MatchFields {
+ public:
+  // What the catalogue parser hands over: the TOML table (kept out of this header, so that the kind
+  // headers every matcher includes do not pull in the TOML library).
+  struct Table;
+  MatchFields(const Table& table, const std::string& where) : table_(table), where_(where) {}
+
+  std::string text(std::string_view key) const;           // "" when absent
+  std::optional<bool> flag(std::string_view key) const;   // nullopt when absent
+  // Throws InputError unless the value is absent (empty list) or an array of strings.
+  std::vector<std::string> strings(std::string_view key) const;
+  const std::string& where() const { return where_; }
+
+ private:
+  const Table& table_;
+  const std::string& where_;
+};
+
+}  // namespace banjia::rules

@@ -1,0 +1,87 @@
+#include "rules/python_scanner.h"
+
+#include <algorithm>
+#include <optional>
+#include <tuple>
+
+namespace banjia::rules {
+
+std::vector<PyMatch> match_python(const PythonAnalysis& a, const RuleCatalog& rules, const TreeContext* tree) {
+  std::vector<PyMatch> out;
+  const MatchContext context{a, rules, tree, builtin_env_names()};
+  for (const MatchKindEntry& kind : match_kinds())
+    if (kind.match) kind.match(context, out);
+  std::stable_sort(out.begin(), out.end(), [](const PyMatch& x, const PyMatch& y) {
+    return std::tie(x.first_tok, x.rule->id) < std::tie(y.first_tok, y.rule->id);
+  });
+  // Several matches may carry the same edit (two names imported from `torch.cuda.amp` share its
+  // `cuda` token): keep the first, so each byte range is edited once.
+  std::vector<std::pair<uint32_t, uint32_t>> edited;
+  for (auto& m : out) {
+    if (!m.edit) continue;
+    auto range = std::make_pair(m.edit->begin, m.edit->end);
+    if (std::find(edited.begin(), edited.end(), range) != edited.end()) {
+      m.edit.reset();
+      m.closing_edit.reset();
+    } else {
+      edited.push_back(range);
+    }
+  }
+  return out;
+}
+
+Finding finding_for_match(const PythonAnalysis& a, const PyMatch& m, const std::string& display) {
+  const auto& first = a.tokens.tokens[m.first_tok];
+  const auto& last = a.tokens.tokens[m.last_tok];
+  const Rule& r = *m.rule;
+  Finding f;
+  f.file = display;
+  f.line = static_cast<int>(first.line);
+  f.column = static_cast<int>(first.col) + 1;
+  const python::TokenPosition end = python::token_end(last, a.text());
+  f.end_line = static_cast<int>(end.line);
+  f.end_column = static_cast<int>(end.col) + 1;
+  f.rule = r.id;
+  f.category = r.category;
+  f.severity = r.severity;
+  f.fix = m.blocked ? FixKind::manual : r.fix;
+  f.message = m.message.empty() ? r.message : m.message;
+  f.source = r.source;
+  if (m.edit && m.edit->begin >= first.begin && m.edit->end <= last.end) {
+    std::string_view span = a.text().substr(first.begin, last.end - first.begin);
+    std::string rep(span);
+    rep.replace(m.edit->begin - first.begin, m.edit->end - m.edit->begin, m.edit->text);
+    // What a wrapping rewrite closes after the span (`.format(i) if ... else 'cpu')`) is shown too.
+    if (m.closing_edit && m.closing_edit->begin >= last.end)
+      rep.append(a.text().substr(last.end, m.closing_edit->begin - last.end)).append(m.closing_edit->text);
+    f.replacement = rep;
+  } else if (!m.blocked) {
+    f.replacement = r.replacement;
+  }
+  return f;
+}
+
+namespace {
+// Built once per thread and catalogue (a revision never repeats, so a new catalogue at the address
+// of a freed one is not mistaken for it).
+const PythonPrefilter& prefilter_for(const RuleCatalog& rules) {
+  thread_local uint64_t built_for = 0;
+  thread_local std::optional<PythonPrefilter> prefilter;
+  if (!prefilter || built_for != rules.revision()) {
+    prefilter.emplace(PythonPrefilter::for_rules(rules));
+    built_for = rules.revision();
+  }
+  return *prefilter;
+}
+}  // namespace
+
+void scan_python(std::string_view bytes, const std::string& display, const RuleCatalog& rules,
+                 std::vector<Finding>& out, const TreeContext* tree) {
+  thread_local PythonAnalysis a;  // buffers reused across the files this thread scans
+  tokenize_python(bytes, display, a);
+  if (!prefilter_for(rules).may_match(a.text(), a.tokens)) return;
+  analyse_structure(a);
+  for (const auto& m : match_python(a, rules, tree)) out.push_back(finding_for_match(a, m, display));
+}
+
+}  // namespace banjia::rules

@@ -1,0 +1,26 @@
+// What kind of source a file is, by its name, and the limits and error findings every front-end
+// reading sources shares (scan and migrate both read trees of them).
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "common/diagnostic.h"
+
+namespace banjia::rules {
+
+enum class FileKind { python, shell, cuda_source, dependency_list, other };
+std::string_view to_string(FileKind k);
+// Classifies a file by its name (no directory): .py/.pyi, .sh/.bash, .cu/.cuh/.cpp/.cc/.cxx/.h/.hpp,
+// requirements*.txt, pyproject.toml.
+FileKind classify_file(std::string_view file_name);
+
+// The most bytes read from one source file (scan and migrate). Real sources are far smaller; the cap
+// keeps a device such as /dev/zero, a FIFO or a huge generated file from being read into memory
+// whole: such a file becomes an input-error finding.
+inline constexpr size_t kMaxSourceFileBytes = size_t{64} << 20;
+
+// The finding reported for a file that cannot be read or parsed.
+Finding input_error_finding(const std::string& file, const std::string& problem, int line = 0, int column = 0);
+
+}  // namespace banjia::rules
