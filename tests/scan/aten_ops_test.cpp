@@ -1,4 +1,4 @@
-// Direct torch.ops.aten calls judged against the newest data/ops set (scan/aten_ops.h).
+// Direct torch.ops.aten calls judged against the newest data/ops set (rules/aten_ops.h).
 #include "rules/aten_ops.h"
 
 #include <gtest/gtest.h>
