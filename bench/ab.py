@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Two builds of banjia on the same inputs, run in interleaved rounds: the check that a change meant
-to keep behaviour (a refactor) keeps speed too. Prints each command's median wall time for A and B
-and the ratio B / A; a ratio above 1 means B is slower.
+to keep behaviour (a refactor) keeps speed too. Prints each command's median wall time and CPU time
+(user + sys) for A and B and their ratios B / A; a ratio above 1 means B is slower. CPU time varies
+less than wall time on a shared machine.
 
 Interleaving (A, B, A, B, ...) spreads the machine's drift over both sides alike; the ratio of
 medians, not the absolute times, is what carries over between machines.
@@ -11,6 +12,7 @@ medians, not the absolute times, is what carries over between machines.
 import argparse
 import os
 import pathlib
+import resource
 import shutil
 import statistics
 import subprocess
@@ -57,17 +59,25 @@ def workloads(tmp: pathlib.Path, trace_mb: float) -> List[Tuple[str, List[str]]]
     ]
 
 
-def run_once(binary: str, args: Sequence[str], tmp: pathlib.Path) -> float:
+def children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_once(binary: str, args: Sequence[str], tmp: pathlib.Path) -> Tuple[float, float]:
+    """Wall and CPU (user + sys) seconds of one run."""
     out = pathlib.Path(tempfile.mkdtemp(dir=tmp))
     shutil.rmtree(out)  # migrate wants OUT absent or empty
     argv = [binary] + [a.replace("{out}", str(out)) for a in args]
+    cpu = children_cpu()
     start = time.perf_counter()
     r = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - start
+    cpu = children_cpu() - cpu
     shutil.rmtree(out, ignore_errors=True)
     if r.returncode not in (0, 1):  # 1: findings, which these inputs have
         raise SystemExit(f"bench/ab.py: {' '.join(argv)}: exit {r.returncode}: {r.stderr.strip()[:300]}")
-    return wall
+    return wall, cpu
 
 
 def main() -> None:
@@ -79,7 +89,7 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         tmp = pathlib.Path(d)
-        times: Dict[str, Dict[str, List[float]]] = {}
+        times: Dict[str, Dict[str, List[Tuple[float, float]]]] = {}
         for label, cmd in workloads(tmp, args.trace_mb):
             run_once(args.a, cmd, tmp)  # warm the page cache for both
             times[label] = {"a": [], "b": []}
@@ -89,11 +99,13 @@ def main() -> None:
     print(f"A: `{args.a}`; B: `{args.b}`; {args.runs} interleaved rounds; {os.cpu_count()} cores; "
           f"load average at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}.")
     print()
-    print("| command | A median (ms) | B median (ms) | B / A |")
-    print("|---|---|---|---|")
+    print("| command | wall A (ms) | wall B (ms) | wall B / A | CPU A (ms) | CPU B (ms) | CPU B / A |")
+    print("|---|---|---|---|---|---|---|")
     for label, t in times.items():
-        a, b = statistics.median(t["a"]), statistics.median(t["b"])
-        print(f"| {label} | {a * 1e3:,.1f} | {b * 1e3:,.1f} | {b / a:.3f} |")
+        wa, wb = (statistics.median(w for w, _ in t[s]) for s in ("a", "b"))
+        ca, cb = (statistics.median(c for _, c in t[s]) for s in ("a", "b"))
+        print(f"| {label} | {wa * 1e3:,.1f} | {wb * 1e3:,.1f} | {wb / wa:.3f} | {ca * 1e3:,.1f} | {cb * 1e3:,.1f} "
+              f"| {cb / ca:.3f} |")
 
 
 if __name__ == "__main__":
