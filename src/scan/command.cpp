@@ -20,7 +20,7 @@ namespace banjia::scan {
 
 namespace {
 
-std::string rule_list_text(const scan::RuleCatalog& rules) {
+std::string rule_list_text(const rules::RuleCatalog& rules) {
   std::string s;
   for (const auto& r : rules.rules())
     s += fmt::format("{:<28} {:<12} {:<11} {}\n    source: {}\n", r.id, r.category, to_string(r.fix),
@@ -28,8 +28,8 @@ std::string rule_list_text(const scan::RuleCatalog& rules) {
   return s;
 }
 
-void write_rewrite(JsonWriter& w, const scan::Rule& r) {
-  if (r.rewrite == scan::RewriteKind::none) {
+void write_rewrite(JsonWriter& w, const rules::Rule& r) {
+  if (r.rewrite == rules::RewriteKind::none) {
     w.null();
     return;
   }
@@ -47,14 +47,14 @@ void write_rewrite(JsonWriter& w, const scan::Rule& r) {
   w.end_object();
 }
 
-void write_rule_text(JsonWriter& w, const scan::Rule& r) {
+void write_rule_text(JsonWriter& w, const rules::Rule& r) {
   w.field("fix", to_string(r.fix)).field("summary", r.summary).field("message", r.message);
   w.field("replacement", r.replacement).field("min_torch_npu", r.min_torch_npu).field("source", r.source);
 }
 
 // The catalogue as banjia loaded it, for tools that check what it emits (tests/data): each rule, and
 // under "target" its form for every other migration target.
-std::string rule_list_json(const scan::RuleCatalog& rules) {
+std::string rule_list_json(const rules::RuleCatalog& rules) {
   JsonWriter w;
   w.begin_array();
   for (const auto& r : rules.rules()) {
@@ -83,8 +83,8 @@ std::string rule_list_json(const scan::RuleCatalog& rules) {
 
 // The page of rule `id` (docs/rules/<id>.md is this output, written by tools/gen_rule_docs.py).
 std::string explain_rule(std::string_view id) {
-  const auto& rules = scan::RuleCatalog::builtin();
-  if (const scan::Rule* r = rules.find(id)) return scan::rule_doc_markdown(*r);
+  const auto& rules = rules::RuleCatalog::builtin();
+  if (const rules::Rule* r = rules.find(id)) return scan::rule_doc_markdown(*r);
   std::vector<std::string> ids;
   for (const auto& r : rules.rules()) ids.push_back(r.id);
   const auto near = env::closest_names(id, ids, 1);
@@ -99,7 +99,7 @@ int run_scan(const ScanVerbOptions& args, const OutputOptions& out) {
     return kExitOk;
   }
   if (args.list_rules) {
-    const auto& rules = scan::RuleCatalog::builtin();
+    const auto& rules = rules::RuleCatalog::builtin();
     out.write(out.format == "json" ? rule_list_json(rules) : rule_list_text(rules));
     return kExitOk;
   }
@@ -121,7 +121,7 @@ int run_scan(const ScanVerbOptions& args, const OutputOptions& out) {
   // is still finding files (parsing it first would be a few serial milliseconds of every scan).
   scan::ScanResult result = scan::scan_paths(args.paths, opts);
   scan::ScanSummary summary = scan::summarise(result);
-  const auto& rules = scan::RuleCatalog::builtin();
+  const auto& rules = rules::RuleCatalog::builtin();
 
   Report report;
   report.command = "scan";

@@ -44,9 +44,9 @@ std::string escape_markdown(std::string_view text) {
   return out;
 }
 
-std::string_view one_line(const Rule& r) { return r.summary.empty() ? r.message : r.summary; }
+std::string_view one_line(const rules::Rule& r) { return r.summary.empty() ? r.message : r.summary; }
 
-void examples_section(std::string& out, const Rule& r, std::string_view heading) {
+void examples_section(std::string& out, const rules::Rule& r, std::string_view heading) {
   if (r.examples.empty()) return;
   out += fmt::format("{} Examples\n\n", heading);
   for (const auto& x : r.examples) {
@@ -67,17 +67,17 @@ void examples_section(std::string& out, const Rule& r, std::string_view heading)
 }
 
 // What one migration target does with the rule; `heading` is the Markdown level of its sections.
-void form_sections(std::string& out, const Rule& r, std::string_view heading) {
+void form_sections(std::string& out, const rules::Rule& r, std::string_view heading) {
   out += fmt::format("{} Message\n\n{}\n\n", heading, r.message);
   out += fmt::format("{} Replacement\n\n", heading);
   out += r.replacement ? code_span(*r.replacement) + "\n\n" : "None.\n\n";
-  if (r.rewrite != RewriteKind::none)
+  if (r.rewrite != rules::RewriteKind::none)
     out += fmt::format("`banjia migrate` rewrites each finding ({} rewrite).\n\n", code_span(to_string(r.rewrite)));
   examples_section(out, r, heading);
   out += fmt::format("{} Source\n\n{}\n\n", heading, escape_markdown(r.source));
 }
 
-void properties_table(std::string& out, const Rule& r, bool with_category) {
+void properties_table(std::string& out, const rules::Rule& r, bool with_category) {
   out += "| | |\n|---|---|\n";
   if (with_category) out += fmt::format("| Category | `{}` |\n", r.category);
   out += fmt::format("| Fix | `{}` |\n| Severity | `{}` |\n", to_string(r.fix), to_string(r.severity));
@@ -87,7 +87,7 @@ void properties_table(std::string& out, const Rule& r, bool with_category) {
 
 }  // namespace
 
-std::string rule_doc_markdown(const Rule& r) {
+std::string rule_doc_markdown(const rules::Rule& r) {
   std::string out = fmt::format("# {}\n\n{}\n\n", r.id, one_line(r));
   properties_table(out, r, true);
   form_sections(out, r, "##");
@@ -105,7 +105,7 @@ std::string rule_doc_markdown(const Rule& r) {
   return out;
 }
 
-std::string rule_doc_text(const Rule& r) {
+std::string rule_doc_text(const rules::Rule& r) {
   std::string out = fmt::format("{}\n\n{}\n", one_line(r), r.message);
   if (r.replacement) out += fmt::format("Replacement: {}\n", *r.replacement);
   out += fmt::format("Source: {}\n", r.source);
