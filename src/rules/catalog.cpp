@@ -9,6 +9,7 @@
 #include "common/errors.h"
 #include "common/version.h"
 #include "rules/match_fields_table.h"
+#include "rules/source_files.h"
 
 namespace banjia::rules {
 
@@ -66,6 +67,9 @@ void parse_migration(const toml::table& t, Rule& r, const std::string& where) {
       if (!et) throw InputError(where, "example must be a table");
       RuleExample x;
       x.before = required(*et, "before", where + " example");
+      if (auto f = (*et)["file"].value<std::string>()) x.file = *f;
+      if (x.file.find('/') != std::string::npos || classify_file(x.file) == FileKind::other)
+        throw InputError(where, "example file '" + x.file + "' is no file name scan reads");
       if (auto a = (*et)["after"].value<std::string>()) x.after = *a;
       x.none = (*et)["none"].value_or(false);
       r.examples.push_back(std::move(x));

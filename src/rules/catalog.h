@@ -33,6 +33,9 @@ enum class RewriteKind {
 };
 
 struct RuleExample {
+  // The file `before` is, named as in a tree: its name decides how it is read (rules/source_files.h),
+  // so the rules of dependency lists and CUDA sources have examples too.
+  std::string file = "example.py";
   std::string before;
   std::optional<std::string> after;  // expected migrate output (automatic rules)
   bool none = false;                 // the rule must NOT fire on `before`

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "rules/source_files.h"
+
 namespace banjia::scan {
 
 namespace {
@@ -19,9 +21,9 @@ size_t longest_backtick_run(std::string_view text) {
 
 // The example text verbatim inside a fence longer than any backtick run in it, so no example can
 // close the block early.
-void code_block(std::string& out, std::string_view text) {
+void code_block(std::string& out, std::string_view text, std::string_view language) {
   const std::string fence(std::max<size_t>(3, longest_backtick_run(text) + 1), '`');
-  out += fence + "python\n";
+  out += fence + std::string(language) + "\n";
   out += text;
   if (!text.ends_with('\n')) out += '\n';
   out += fence + "\n";
@@ -44,17 +46,31 @@ std::string escape_markdown(std::string_view text) {
   return out;
 }
 
+// The fence language of an example, from the kind of file it is.
+std::string_view fence_language(std::string_view file) {
+  switch (rules::classify_file(file)) {
+    case rules::FileKind::python: return "python";
+    case rules::FileKind::shell: return "sh";
+    case rules::FileKind::cuda_source: return "cpp";
+    case rules::FileKind::dependency_list: return file.ends_with(".toml") ? "toml" : "text";
+    case rules::FileKind::other: break;
+  }
+  return "text";
+}
+
 std::string_view one_line(const rules::Rule& r) { return r.summary.empty() ? r.message : r.summary; }
 
 void examples_section(std::string& out, const rules::Rule& r, std::string_view heading) {
   if (r.examples.empty()) return;
   out += fmt::format("{} Examples\n\n", heading);
   for (const auto& x : r.examples) {
-    out += x.none ? "Not reported:\n\n" : "Reported:\n\n";
-    code_block(out, x.before);
+    // The default file, example.py, goes unsaid: most rules read Python.
+    const std::string in = x.file == rules::RuleExample{}.file ? "" : fmt::format(" in `{}`", x.file);
+    out += fmt::format("{}{}:\n\n", x.none ? "Not reported" : "Reported", in);
+    code_block(out, x.before, fence_language(x.file));
     if (x.after) {
       out += "\n`banjia migrate` writes:\n\n";
-      code_block(out, *x.after);
+      code_block(out, *x.after, fence_language(x.file));
     }
     out += "\n";
   }

@@ -7,6 +7,7 @@
 #include "rules/catalog.h"
 
 using banjia::rules::RuleCatalog;
+using banjia::rules::RuleExample;
 
 TEST(RuleCatalog, BuiltinLoadsAndEveryRuleHasASource) {
   const auto& cat = RuleCatalog::builtin();
@@ -55,6 +56,27 @@ message = "m"
 source = "s"
 match = { kind = "attribute", name = "cuda" }
 )", "t.toml"), banjia::InputError);
+}
+
+// An example's file names how scan reads it; a name scan skips would leave the example untested.
+TEST(RuleCatalog, ExampleFileMustBeOneScanReads) {
+  const std::string rule = R"([[rule]]
+id = "x"
+category = "dependency"
+severity = "warning"
+fix = "manual"
+message = "m"
+source = "s"
+match = { kind = "requirement", packages = ["cupy"] }
+[[rule.example]]
+before = "cupy\n"
+)";
+  RuleCatalog c;
+  c.add_toml(rule + "file = \"requirements-dev.txt\"\n", "t.toml");
+  EXPECT_EQ(c.find("x")->examples.at(0).file, "requirements-dev.txt");
+  EXPECT_THROW(RuleCatalog().add_toml(rule + "file = \"deps.cfg\"\n", "t.toml"), banjia::InputError);
+  EXPECT_THROW(RuleCatalog().add_toml(rule + "file = \"sub/requirements.txt\"\n", "t.toml"), banjia::InputError);
+  EXPECT_EQ(RuleExample{}.file, "example.py");
 }
 
 TEST(RuleCatalog, LongestQualifiedMatchWins) {
