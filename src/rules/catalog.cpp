@@ -112,7 +112,6 @@ Rule parse_rule(const toml::table& t, const std::string& file, size_t index) {
   const MatchFields::Table table{*m};
   const MatchFields fields(table, where);
   r.match = entry->parse(fields);
-  r.names = fields.strings("names");
 
   if (auto spelling = t["index_spelling"].value<std::string>()) r.index_spelling = *spelling;
   parse_migration(t, r, where);
@@ -190,14 +189,14 @@ void RuleCatalog::index() {
     const Rule& r = rules_[i];
     const bool qualified = std::holds_alternative<QualifiedMatch>(r.match);
     if (qualified || std::holds_alternative<KeywordArgMatch>(r.match) || std::holds_alternative<LoopCallMatch>(r.match))
-      for (const auto& n : r.names) {
+      for (const auto& n : match_names(r.match)) {
         std::string root = n.substr(0, n.find('.'));
         if (std::find(qualified_roots_.begin(), qualified_roots_.end(), root) == qualified_roots_.end())
           qualified_roots_.push_back(root);
       }
     if (qualified) {
       const auto& q = r.params<QualifiedMatch>();
-      for (const auto& n : r.names) {
+      for (const auto& n : q.names) {
         for (size_t dot = n.find('.'); dot != std::string::npos; dot = n.find('.', dot + 1))
           qualified_tree_.try_emplace(n.substr(0, dot));
         QualifiedNode& node = qualified_tree_[n];

@@ -55,10 +55,7 @@ struct Rule {
   std::string source;
   std::string data_file;
 
-  MatchParams match;  // the kind and its params (registry.h)
-  // The names the match looks for, for the kinds that take `names` (qualified, keyword-arg, loop-call,
-  // loop-method, device-index, env-name): common to those six, and listed by `scan --list-rules`.
-  std::vector<std::string> names;
+  MatchParams match;  // the kind and its params (registry.h); match_names(match): its `names`
   // The params of kind K (the rule must be of that kind: matchers ask for their own kind's rules).
   template <class K>
   const K& params() const { return std::get<K>(match); }

@@ -44,7 +44,8 @@ void match_ddp_device_ids(const PythonAnalysis& a, const Rule& r, std::vector<Py
       }
       if (!plain_chain(a, first, last)) continue;
       const std::string_view name = v.text(last);
-      if (std::find(r.names.begin(), r.names.end(), name) == r.names.end()) continue;
+      const auto& names = r.params<DeviceIndexMatch>().names;
+      if (std::find(names.begin(), names.end(), name) == names.end()) continue;
       const uint32_t begin = a.sig_token(arg.first_sig).begin, end = a.sig_token(arg.last_sig).end;
       PyMatch m;
       m.rule = &r;
@@ -62,15 +63,16 @@ void match_ddp_device_ids(const PythonAnalysis& a, const Rule& r, std::vector<Py
 
 }  // namespace
 
-DeviceIndexMatch DeviceIndexMatch::parse(const MatchFields&) { return {}; }
+DeviceIndexMatch DeviceIndexMatch::parse(const MatchFields& m) { return {m.strings("names")}; }
 
 void DeviceIndexMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
   const PythonAnalysis& a = c.analysis;
   for (const Rule* r : c.rules.of_kind<DeviceIndexMatch>()) {
     if (r->fix == FixKind::automatic && r->rewrite == RewriteKind::device_from_index) match_ddp_device_ids(a, *r, out);
+    const auto& names = r->params<DeviceIndexMatch>().names;
     for_each_device_argument(a, [&](python::SigRange arg) {
       std::string_view name = python::chain_last_name(a.view, arg);
-      if (name.empty() || std::find(r->names.begin(), r->names.end(), name) == r->names.end()) return;
+      if (name.empty() || std::find(names.begin(), names.end(), name) == names.end()) return;
       PyMatch m;
       m.rule = r;
       m.first_tok = a.view.sig[arg.first];
@@ -95,7 +97,7 @@ void DeviceIndexMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
 
 void DeviceIndexMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
   for (const Rule* r : rules.of_kind<DeviceIndexMatch>())
-    for (const auto& n : r->names) needles.add_name(n);
+    for (const auto& n : r->params<DeviceIndexMatch>().names) needles.add_name(n);
 }
 
 }  // namespace banjia::rules

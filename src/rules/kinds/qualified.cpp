@@ -329,13 +329,13 @@ class NameMatcher {
 }  // namespace
 
 QualifiedMatch QualifiedMatch::parse(const MatchFields& m) {
-  return {m.flag("prefix").value_or(false), m.flag("exact_only").value_or(false),
+  return {m.strings("names"), m.flag("prefix").value_or(false), m.flag("exact_only").value_or(false),
           m.flag("only_without_npu_kernel").value_or(false)};
 }
 
 void QualifiedMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
   for (const Rule* r : rules.of_kind<QualifiedMatch>())
-    for (const auto& n : r->names) needles.add_dotted(n);
+    for (const auto& n : r->params<QualifiedMatch>().names) needles.add_dotted(n);
 }
 
 void QualifiedMatch::match(const MatchContext& c, std::vector<PyMatch>& out) { NameMatcher(c.analysis, c.rules, out).run(); }
