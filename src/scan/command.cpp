@@ -33,17 +33,22 @@ void write_rewrite(JsonWriter& w, const rules::Rule& r) {
     w.null();
     return;
   }
-  w.begin_object().field("kind", to_string(r.rewrite)).field("from", r.rewrite_from).field("to", r.rewrite_to);
-  if (!r.renames.empty()) {
+  // `from` and `to` are written for every rewrite kind, empty where the kind has none: readers of the
+  // list take them as always present.
+  const auto* names = std::get_if<rules::NameRewrite>(&r.rewrite_params);
+  w.begin_object().field("kind", to_string(r.rewrite));
+  w.field("from", names ? names->from : std::string()).field("to", names ? names->to : std::string());
+  if (const auto* call = std::get_if<rules::CallRewrite>(&r.rewrite_params)) {
     w.key("names").begin_object();
-    for (const auto& [from, to] : r.renames) w.field(from, to);
+    for (const auto& [from, to] : call->renames) w.field(from, to);
     w.end_object();
   }
-  const std::pair<const char*, const std::string*> expressions[] = {
-      {"value", &r.value_expression}, {"compare", &r.compare_expression},
-      {"specific", &r.specific_expression}, {"indexed", &r.indexed_expression}, {"ids", &r.ids_expression}};
-  for (const auto& [key, text] : expressions)
-    if (!text->empty()) w.field(key, *text);
+  if (const auto* d = std::get_if<rules::DeviceRewrite>(&r.rewrite_params)) {
+    const std::pair<const char*, const std::string*> expressions[] = {
+        {"value", &d->value}, {"compare", &d->compare}, {"specific", &d->specific}, {"indexed", &d->indexed}, {"ids", &d->ids}};
+    for (const auto& [key, text] : expressions)
+      if (!text->empty()) w.field(key, *text);
+  }
   w.end_object();
 }
 

@@ -79,6 +79,33 @@ before = "cupy\n"
   EXPECT_EQ(RuleExample{}.file, "example.py");
 }
 
+// A rule's rewrite params are those of its rewrite kind; a target form without a [rewrite] has none,
+// whatever the rule as written rewrites.
+TEST(RuleCatalog, RewriteParamsAreTheKindsAndATargetFormStartsWithoutThem) {
+  RuleCatalog c;
+  c.add_toml(R"toml([[rule]]
+id = "x"
+category = "device"
+severity = "warning"
+fix = "automatic"
+message = "m"
+source = "s"
+match = { kind = "device-string" }
+rewrite = { kind = "device-expression", value = "dev()", indexed = "dev({index})" }
+[rule.target.accelerator]
+source = "s"
+fix = "manual"
+)toml", "t.toml");
+  const auto& r = *c.find("x");
+  const auto& d = r.rewrite_as<banjia::rules::DeviceRewrite>();
+  EXPECT_EQ(d.value, "dev()");
+  EXPECT_EQ(d.compare, "dev()");  // `compare` defaults to `value`
+  EXPECT_EQ(d.indexed, "dev({index})");
+  ASSERT_EQ(r.targets.size(), 1u);
+  EXPECT_EQ(r.targets[0].second->rewrite, banjia::rules::RewriteKind::none);
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(r.targets[0].second->rewrite_params));
+}
+
 TEST(RuleCatalog, LongestQualifiedMatchWins) {
   const auto& cat = RuleCatalog::builtin();
   ASSERT_NE(cat.match_qualified("torch.cuda.synchronize"), nullptr);

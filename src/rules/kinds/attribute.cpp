@@ -94,7 +94,7 @@ void AttributeMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
       m.last_tok = name_tok;
       if (r->rewrite == RewriteKind::rename_attribute) {
         const auto& t = a.tokens.tokens[name_tok];
-        m.edit = TextEdit{t.begin, t.end, r->rewrite_to};
+        m.edit = TextEdit{t.begin, t.end, r->rewrite_as<NameRewrite>().to};
       } else if (r->rewrite == RewriteKind::method_to && called) {
         static const std::vector<std::string> no_names;
         const auto& index_rules = c.rules.of_kind<DeviceIndexMatch>();

@@ -27,7 +27,7 @@ bool plain_chain(const PythonAnalysis& a, uint32_t first, uint32_t last) {
 // devices, and a module on the CPU takes neither; a rule with an `ids` template ({ids}: the argument
 // as written) rewrites them so that the CPU gets None.
 void match_ddp_device_ids(const PythonAnalysis& a, const Rule& r, std::vector<PyMatch>& out) {
-  const size_t at = r.ids_expression.find("{ids}");
+  const size_t at = r.rewrite_as<DeviceRewrite>().ids.find("{ids}");
   if (at == std::string::npos) return;
   const auto& v = a.view;
   v.for_each_op1('(', [&](uint32_t open) {
@@ -53,7 +53,7 @@ void match_ddp_device_ids(const PythonAnalysis& a, const Rule& r, std::vector<Py
       m.last_tok = v.sig[arg.last_sig];
       m.message = r.message + " (here: DistributedDataParallel's " + std::string(arg.keyword) +
                   ", which a module on the CPU takes as None)";
-      std::string written = r.ids_expression;
+      std::string written = r.rewrite_as<DeviceRewrite>().ids;
       written.replace(at, 5, a.text().substr(begin, end - begin));
       m.edit = TextEdit{begin, end, written};
       out.push_back(std::move(m));
@@ -86,7 +86,7 @@ void DeviceIndexMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
       }
       m.message += ")";
       if (r->fix == FixKind::automatic && r->rewrite == RewriteKind::device_from_index) {
-        std::string device = r->value_expression;
+        std::string device = r->rewrite_as<DeviceRewrite>().value;
         if (size_t at = device.find("{index}"); at != std::string::npos) device.replace(at, 7, written);
         m.edit = TextEdit{a.sig_token(arg.first).begin, a.sig_token(arg.last).end, device};
       }
