@@ -34,7 +34,7 @@ void register_migrate(CLI::App& app, int& exit_code) {
                   "GPU and NPU alike (torch.accelerator, torch.amp, the device from "
                   "torch.accelerator.current_accelerator(), the backend torch picks for it); what has no "
                   "device-agnostic form stays and is reported")
-      ->check(CLI::IsMember({std::string(scan::kTargetNpu), std::string(scan::kTargetAccelerator)}))
+      ->check(CLI::IsMember({std::string(rules::kTargetNpu), std::string(rules::kTargetAccelerator)}))
       ->capture_default_str();
   cmd->add_option("-j,--threads", args->tree.threads, "Worker threads (default: all cores)");
   cmd->footer(R"(Examples:

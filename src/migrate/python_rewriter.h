@@ -8,12 +8,6 @@
 #include "migrate/change.h"
 #include "rules/catalog.h"
 
-namespace banjia::scan {
-// The migration targets as the command lines name them (scan::kTargetNpu).
-using rules::kTargetAccelerator;
-using rules::kTargetNpu;
-}  // namespace banjia::scan
-
 namespace banjia::migrate {
 
 struct RewriteOptions {

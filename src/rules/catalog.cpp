@@ -9,6 +9,7 @@
 #include "common/errors.h"
 #include "common/version.h"
 #include "rules/match_fields_table.h"
+#include "rules/source_files.h"
 
 namespace banjia::rules {
 
@@ -37,25 +38,36 @@ void parse_migration(const toml::table& t, Rule& r, const std::string& where) {
     for (auto [name, k] : kRewriteKinds)
       if (name == rk) { r.rewrite = k; ok = true; }
     if (!ok) throw InputError(where, "unknown rewrite kind '" + rk + "'");
-    r.rewrite_from = (*w)["from"].value_or(std::string());
-    r.rewrite_to = (*w)["to"].value_or(std::string());
-    if (const toml::table* names = (*w)["names"].as_table())
-      for (const auto& [from, to] : *names) {
-        auto s = to.value<std::string>();
-        if (!s) throw InputError(where, "rewrite names map each name to a string");
-        r.renames.emplace_back(std::string(from.str()), *s);
+    switch (r.rewrite) {
+      case RewriteKind::rename_call: {
+        CallRewrite c;
+        if (const toml::table* names = (*w)["names"].as_table())
+          for (const auto& [from, to] : *names) {
+            auto s = to.value<std::string>();
+            if (!s) throw InputError(where, "rewrite names map each name to a string");
+            c.renames.emplace_back(std::string(from.str()), *s);
+          }
+        if (c.renames.empty()) throw InputError(where, "a rename-call rewrite needs a `names` table");
+        c.positional_only = (*w)["positional_only"].value_or(false);
+        r.rewrite_params = std::move(c);
+        break;
       }
-    r.positional_only = (*w)["positional_only"].value_or(false);
-    r.value_expression = (*w)["value"].value_or(std::string());
-    r.compare_expression = (*w)["compare"].value_or(r.value_expression);
-    r.indexed_expression = (*w)["indexed"].value_or(std::string());
-    r.specific_expression = (*w)["specific"].value_or(std::string());
-    r.ids_expression = (*w)["ids"].value_or(std::string());
-    if (r.rewrite == RewriteKind::rename_call && r.renames.empty())
-      throw InputError(where, "a rename-call rewrite needs a `names` table");
-    if ((r.rewrite == RewriteKind::device_expression || r.rewrite == RewriteKind::method_to ||
-         r.rewrite == RewriteKind::device_from_index) && r.value_expression.empty())
-      throw InputError(where, "a " + rk + " rewrite needs a `value`");
+      case RewriteKind::device_expression:
+      case RewriteKind::method_to:
+      case RewriteKind::device_from_index: {
+        DeviceRewrite d;
+        d.value = (*w)["value"].value_or(std::string());
+        if (d.value.empty()) throw InputError(where, "a " + rk + " rewrite needs a `value`");
+        d.compare = (*w)["compare"].value_or(d.value);
+        d.indexed = (*w)["indexed"].value_or(std::string());
+        d.specific = (*w)["specific"].value_or(std::string());
+        d.ids = (*w)["ids"].value_or(std::string());
+        r.rewrite_params = std::move(d);
+        break;
+      }
+      default:
+        r.rewrite_params = NameRewrite{(*w)["from"].value_or(std::string()), (*w)["to"].value_or(std::string())};
+    }
   }
   if ((r.fix == FixKind::automatic) != (r.rewrite != RewriteKind::none))
     throw InputError(where, "a rule has a [rewrite] exactly when its fix is 'automatic'");
@@ -66,6 +78,9 @@ void parse_migration(const toml::table& t, Rule& r, const std::string& where) {
       if (!et) throw InputError(where, "example must be a table");
       RuleExample x;
       x.before = required(*et, "before", where + " example");
+      if (auto f = (*et)["file"].value<std::string>()) x.file = *f;
+      if (x.file.find('/') != std::string::npos || classify_file(x.file) == FileKind::other)
+        throw InputError(where, "example file '" + x.file + "' is no file name scan reads");
       if (auto a = (*et)["after"].value<std::string>()) x.after = *a;
       x.none = (*et)["none"].value_or(false);
       r.examples.push_back(std::move(x));
@@ -108,7 +123,6 @@ Rule parse_rule(const toml::table& t, const std::string& file, size_t index) {
   const MatchFields::Table table{*m};
   const MatchFields fields(table, where);
   r.match = entry->parse(fields);
-  r.names = fields.strings("names");
 
   if (auto spelling = t["index_spelling"].value<std::string>()) r.index_spelling = *spelling;
   parse_migration(t, r, where);
@@ -123,8 +137,7 @@ Rule parse_rule(const toml::table& t, const std::string& file, size_t index) {
       form->targets.clear();
       form->examples.clear();
       form->rewrite = RewriteKind::none;
-      form->rewrite_from.clear();
-      form->rewrite_to.clear();
+      form->rewrite_params = {};
       form->source = required(*tt, "source", twhere);
       if (auto fix = (*tt)["fix"].value<std::string>()) {
         auto k = parse_fix_kind(*fix);
@@ -186,14 +199,14 @@ void RuleCatalog::index() {
     const Rule& r = rules_[i];
     const bool qualified = std::holds_alternative<QualifiedMatch>(r.match);
     if (qualified || std::holds_alternative<KeywordArgMatch>(r.match) || std::holds_alternative<LoopCallMatch>(r.match))
-      for (const auto& n : r.names) {
+      for (const auto& n : match_names(r.match)) {
         std::string root = n.substr(0, n.find('.'));
         if (std::find(qualified_roots_.begin(), qualified_roots_.end(), root) == qualified_roots_.end())
           qualified_roots_.push_back(root);
       }
     if (qualified) {
       const auto& q = r.params<QualifiedMatch>();
-      for (const auto& n : r.names) {
+      for (const auto& n : q.names) {
         for (size_t dot = n.find('.'); dot != std::string::npos; dot = n.find('.', dot + 1))
           qualified_tree_.try_emplace(n.substr(0, dot));
         QualifiedNode& node = qualified_tree_[n];
@@ -237,13 +250,16 @@ RuleCatalog RuleCatalog::with_target(std::string_view target) const {
   // template that names the device: {device_type}.
   std::string device_type;
   for (const auto& r : c.rules_)
-    if (const auto* d = std::get_if<DeviceStringMatch>(&r.match); d && d->position.empty()) device_type = r.value_expression;
+    if (const auto* d = std::get_if<DeviceStringMatch>(&r.match); d && d->position.empty())
+      if (const auto* w = std::get_if<DeviceRewrite>(&r.rewrite_params)) device_type = w->value;
   if (!device_type.empty())
     for (auto& r : c.rules_) {
-      for (auto& [from, to] : r.renames) replace_all(to, "{device_type}", device_type);
-      for (std::string* s : {&r.value_expression, &r.compare_expression, &r.specific_expression, &r.indexed_expression,
-                             &r.index_spelling})
-        replace_all(*s, "{device_type}", device_type);
+      if (auto* call = std::get_if<CallRewrite>(&r.rewrite_params))
+        for (auto& [from, to] : call->renames) replace_all(to, "{device_type}", device_type);
+      if (auto* d = std::get_if<DeviceRewrite>(&r.rewrite_params))
+        for (std::string* s : {&d->value, &d->compare, &d->specific, &d->indexed})
+          replace_all(*s, "{device_type}", device_type);
+      replace_all(r.index_spelling, "{device_type}", device_type);
       for (auto& e : r.examples) {
         if (e.after) replace_all(*e.after, "{device_type}", device_type);
       }

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "common/diagnostic.h"
@@ -32,7 +34,31 @@ enum class RewriteKind {
   device_from_index,  // an index `rank` where a device goes -> <value> with {index} = rank
 };
 
+// The params of the rewrite kinds, one struct per group of kinds that read the same fields.
+// rename_attribute, replace_module, rename_last, replace_in_string, rename_env: what is replaced, and by what.
+struct NameRewrite {
+  std::string from, to;
+  bool operator==(const NameRewrite&) const = default;
+};
+// rename_call: per qualified name, the new name or a call template.
+struct CallRewrite {
+  std::vector<std::pair<std::string, std::string>> renames;
+  bool positional_only = false;  // the new functions take positional arguments only
+};
+// device_expression, method_to, device_from_index: the expressions a device value becomes.
+struct DeviceRewrite {
+  std::string value;     // what a value (or `.cuda()`) becomes; device_from_index: with {index}
+  std::string compare;   // device_expression: what a compared value becomes
+  std::string specific;  // device_expression: what a value naming one device becomes ({rest}: after "cuda")
+  std::string indexed;   // method_to: `.cuda(i)`; device_expression: `torch.device("cuda", i)` ({index})
+  std::string ids;       // device_from_index: DistributedDataParallel's device_ids/output_device ({ids})
+};
+using RewriteParams = std::variant<std::monostate, NameRewrite, CallRewrite, DeviceRewrite>;
+
 struct RuleExample {
+  // The file `before` is, named as in a tree: its name decides how it is read (rules/source_files.h),
+  // so the rules of dependency lists and CUDA sources have examples too.
+  std::string file = "example.py";
   std::string before;
   std::optional<std::string> after;  // expected migrate output (automatic rules)
   bool none = false;                 // the rule must NOT fire on `before`
@@ -52,26 +78,18 @@ struct Rule {
   std::string source;
   std::string data_file;
 
-  MatchParams match;  // the kind and its params (registry.h)
-  // The names the match looks for, for the kinds that take `names` (qualified, keyword-arg, loop-call,
-  // loop-method, device-index, env-name): common to those six, and listed by `scan --list-rules`.
-  std::vector<std::string> names;
+  MatchParams match;  // the kind and its params (registry.h); match_names(match): its `names`
   // The params of kind K (the rule must be of that kind: matchers ask for their own kind's rules).
   template <class K>
   const K& params() const { return std::get<K>(match); }
 
-  // The rewrite: the fields below each belong to the rewrite kinds named beside them.
+  // The rewrite: its kind, and the params that kind reads (none for RewriteKind::none).
   RewriteKind rewrite = RewriteKind::none;
-  std::string rewrite_from;  // rename_attribute, replace_module, rename_last, replace_in_string: what is
-  std::string rewrite_to;    // replaced, and by what
-  std::vector<std::pair<std::string, std::string>> renames;  // rename_call: qualified name -> new name or call template
-  bool positional_only = false;    // rename_call: the new functions take positional arguments only
-  std::string value_expression;    // device_expression, method_to: what a value (or `.cuda()`) becomes
-  std::string compare_expression;  // device_expression: what a compared value becomes
-  std::string specific_expression; // device_expression: what a value naming one device becomes ({rest}: after "cuda")
-  std::string indexed_expression;  // method_to: `.cuda(i)`; device_expression: `torch.device("cuda", i)` ({index})
-  std::string index_spelling;      // device_index: the explicit device for an index ({index}) in messages
-  std::string ids_expression;      // device_from_index: DistributedDataParallel's device_ids/output_device ({ids})
+  RewriteParams rewrite_params;
+  // The params of rewrite group W (the rule's rewrite kind must be one of W's: edits ask for their own).
+  template <class W>
+  const W& rewrite_as() const { return std::get<W>(rewrite_params); }
+  std::string index_spelling;  // device_index: the explicit device for an index ({index}) in messages
 
   std::vector<RuleExample> examples;
 

@@ -39,4 +39,14 @@ std::string_view to_string(const MatchParams& m) { return kEntries[m.index()].na
 
 bool python_kind(const MatchParams& m) { return kEntries[m.index()].add_needles != nullptr; }
 
+const std::vector<std::string>& match_names(const MatchParams& m) {
+  static const std::vector<std::string> none;
+  return std::visit(
+      [](const auto& p) -> const std::vector<std::string>& {
+        if constexpr (requires { p.names; }) return p.names;
+        else return none;
+      },
+      m);
+}
+
 }  // namespace banjia::rules

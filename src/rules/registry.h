@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <variant>
@@ -61,6 +62,10 @@ const MatchKindEntry* find_match_kind(std::string_view name);
 std::string_view to_string(const MatchParams& m);
 // Whether rules of the kind of `m` are matched in Python files (the kind declares needles).
 bool python_kind(const MatchParams& m);
+// The `names` of `m` (the API names, identifiers or callables it looks for), for whoever reads any
+// rule's names (`scan --list-rules`, the catalogue's index); empty for a kind that takes none.
+// Matchers read their own kind's params instead.
+const std::vector<std::string>& match_names(const MatchParams& m);
 
 // The position of kind K in MatchParams (the index of the catalogue's per-kind rule lists).
 template <class K>

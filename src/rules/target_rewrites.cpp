@@ -18,7 +18,7 @@ const std::pair<std::string, std::string>* rename_for(const Rule& r, const std::
                                                        size_t& components) {
   const std::pair<std::string, std::string>* best = nullptr;
   components = 0;
-  for (const auto& entry : r.renames) {
+  for (const auto& entry : r.rewrite_as<CallRewrite>().renames) {
     const auto n = split_dots(entry.first);
     if (n.size() > q.size() || n.size() <= components || !std::equal(n.begin(), n.end(), q.begin())) continue;
     best = &entry;
@@ -78,7 +78,7 @@ std::optional<TextEdit> whole_call_edit(const PythonAnalysis& a, const python::D
     why = "rewrite this call by hand";
     return std::nullopt;
   }
-  if (r.positional_only)
+  if (r.rewrite_as<CallRewrite>().positional_only)
     for (const auto& arg : python::call_arguments(a.view, ref.call_open_sig))
       if (arg.position < 0) {
         why = std::string(new_call) + " takes its arguments positionally only: pass them so, then migrate again";
@@ -125,7 +125,7 @@ std::optional<TextEdit> rename_call_edit(const PythonAnalysis& a, const python::
   const auto& toks = a.tokens.tokens;
   const uint32_t head_end = toks[ref.first_tok(a.view)].end;
   const std::string tail = new_name.substr(root.size());  // ".accelerator.synchronize"
-  if (paren == std::string::npos && r.positional_only && ref.is_call) {
+  if (paren == std::string::npos && r.rewrite_as<CallRewrite>().positional_only && ref.is_call) {
     for (const auto& arg : python::call_arguments(a.view, ref.call_open_sig))
       if (arg.position < 0) {
         why = new_name + " takes its arguments positionally only: pass them so, then migrate again";
@@ -182,7 +182,7 @@ std::optional<TextEdit> method_to_edit(const PythonAnalysis& a, uint32_t name_si
     }
   const auto& name_tok = a.sig_token(name_sig);
   if (!device) {
-    std::string text = "to(" + r.value_expression + (args.empty() ? "" : ", ");
+    std::string text = "to(" + r.rewrite_as<DeviceRewrite>().value + (args.empty() ? "" : ", ");
     return TextEdit{name_tok.begin, a.sig_token(open).end, text};
   }
   // An index: an integer literal, or a name the device-index rule knows holds one (rank, local_rank).
@@ -190,12 +190,12 @@ std::optional<TextEdit> method_to_edit(const PythonAnalysis& a, uint32_t name_si
   const bool integer = device->first_sig == device->last_sig && a.sig_token(device->first_sig).kind == python::TokenKind::Number;
   const std::string_view last = python::chain_last_name(a.view, range);
   const bool named_index = !last.empty() && std::find(index_names.begin(), index_names.end(), last) != index_names.end();
-  if ((!integer && !named_index) || r.indexed_expression.empty()) {
+  if ((!integer && !named_index) || r.rewrite_as<DeviceRewrite>().indexed.empty()) {
     why = "the device argument may be a device object or an index: rewrite this call to .to(...) by hand";
     return std::nullopt;
   }
   const uint32_t value_begin = a.sig_token(device->first_sig).begin, value_end = a.sig_token(device->last_sig).end;
-  std::string indexed = r.indexed_expression;
+  std::string indexed = r.rewrite_as<DeviceRewrite>().indexed;
   if (size_t at = indexed.find("{index}"); at != std::string::npos)
     indexed.replace(at, 7, a.text().substr(value_begin, value_end - value_begin));
   std::string text = "to" + std::string(a.text().substr(name_tok.end, value_begin - name_tok.end)) + indexed;

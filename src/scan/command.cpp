@@ -20,7 +20,7 @@ namespace banjia::scan {
 
 namespace {
 
-std::string rule_list_text(const scan::RuleCatalog& rules) {
+std::string rule_list_text(const rules::RuleCatalog& rules) {
   std::string s;
   for (const auto& r : rules.rules())
     s += fmt::format("{:<28} {:<12} {:<11} {}\n    source: {}\n", r.id, r.category, to_string(r.fix),
@@ -28,40 +28,45 @@ std::string rule_list_text(const scan::RuleCatalog& rules) {
   return s;
 }
 
-void write_rewrite(JsonWriter& w, const scan::Rule& r) {
-  if (r.rewrite == scan::RewriteKind::none) {
+void write_rewrite(JsonWriter& w, const rules::Rule& r) {
+  if (r.rewrite == rules::RewriteKind::none) {
     w.null();
     return;
   }
-  w.begin_object().field("kind", to_string(r.rewrite)).field("from", r.rewrite_from).field("to", r.rewrite_to);
-  if (!r.renames.empty()) {
+  // `from` and `to` are written for every rewrite kind, empty where the kind has none: readers of the
+  // list take them as always present.
+  const auto* names = std::get_if<rules::NameRewrite>(&r.rewrite_params);
+  w.begin_object().field("kind", to_string(r.rewrite));
+  w.field("from", names ? names->from : std::string()).field("to", names ? names->to : std::string());
+  if (const auto* call = std::get_if<rules::CallRewrite>(&r.rewrite_params)) {
     w.key("names").begin_object();
-    for (const auto& [from, to] : r.renames) w.field(from, to);
+    for (const auto& [from, to] : call->renames) w.field(from, to);
     w.end_object();
   }
-  const std::pair<const char*, const std::string*> expressions[] = {
-      {"value", &r.value_expression}, {"compare", &r.compare_expression},
-      {"specific", &r.specific_expression}, {"indexed", &r.indexed_expression}, {"ids", &r.ids_expression}};
-  for (const auto& [key, text] : expressions)
-    if (!text->empty()) w.field(key, *text);
+  if (const auto* d = std::get_if<rules::DeviceRewrite>(&r.rewrite_params)) {
+    const std::pair<const char*, const std::string*> expressions[] = {
+        {"value", &d->value}, {"compare", &d->compare}, {"specific", &d->specific}, {"indexed", &d->indexed}, {"ids", &d->ids}};
+    for (const auto& [key, text] : expressions)
+      if (!text->empty()) w.field(key, *text);
+  }
   w.end_object();
 }
 
-void write_rule_text(JsonWriter& w, const scan::Rule& r) {
+void write_rule_text(JsonWriter& w, const rules::Rule& r) {
   w.field("fix", to_string(r.fix)).field("summary", r.summary).field("message", r.message);
   w.field("replacement", r.replacement).field("min_torch_npu", r.min_torch_npu).field("source", r.source);
 }
 
 // The catalogue as banjia loaded it, for tools that check what it emits (tests/data): each rule, and
 // under "target" its form for every other migration target.
-std::string rule_list_json(const scan::RuleCatalog& rules) {
+std::string rule_list_json(const rules::RuleCatalog& rules) {
   JsonWriter w;
   w.begin_array();
   for (const auto& r : rules.rules()) {
     w.begin_object().field("id", r.id).field("category", r.category).field("severity", to_string(r.severity));
     write_rule_text(w, r);
     w.key("match").begin_object().field("kind", to_string(r.match)).key("names").begin_array();
-    for (const auto& n : r.names) w.value(n);
+    for (const auto& n : rules::match_names(r.match)) w.value(n);
     w.end_array().end_object().key("rewrite");
     write_rewrite(w, r);
     if (!r.targets.empty()) {
@@ -83,8 +88,8 @@ std::string rule_list_json(const scan::RuleCatalog& rules) {
 
 // The page of rule `id` (docs/rules/<id>.md is this output, written by tools/gen_rule_docs.py).
 std::string explain_rule(std::string_view id) {
-  const auto& rules = scan::RuleCatalog::builtin();
-  if (const scan::Rule* r = rules.find(id)) return scan::rule_doc_markdown(*r);
+  const auto& rules = rules::RuleCatalog::builtin();
+  if (const rules::Rule* r = rules.find(id)) return scan::rule_doc_markdown(*r);
   std::vector<std::string> ids;
   for (const auto& r : rules.rules()) ids.push_back(r.id);
   const auto near = env::closest_names(id, ids, 1);
@@ -99,7 +104,7 @@ int run_scan(const ScanVerbOptions& args, const OutputOptions& out) {
     return kExitOk;
   }
   if (args.list_rules) {
-    const auto& rules = scan::RuleCatalog::builtin();
+    const auto& rules = rules::RuleCatalog::builtin();
     out.write(out.format == "json" ? rule_list_json(rules) : rule_list_text(rules));
     return kExitOk;
   }
@@ -121,7 +126,7 @@ int run_scan(const ScanVerbOptions& args, const OutputOptions& out) {
   // is still finding files (parsing it first would be a few serial milliseconds of every scan).
   scan::ScanResult result = scan::scan_paths(args.paths, opts);
   scan::ScanSummary summary = scan::summarise(result);
-  const auto& rules = scan::RuleCatalog::builtin();
+  const auto& rules = rules::RuleCatalog::builtin();
 
   Report report;
   report.command = "scan";

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "rules/source_files.h"
+
 namespace banjia::scan {
 
 namespace {
@@ -19,9 +21,9 @@ size_t longest_backtick_run(std::string_view text) {
 
 // The example text verbatim inside a fence longer than any backtick run in it, so no example can
 // close the block early.
-void code_block(std::string& out, std::string_view text) {
+void code_block(std::string& out, std::string_view text, std::string_view language) {
   const std::string fence(std::max<size_t>(3, longest_backtick_run(text) + 1), '`');
-  out += fence + "python\n";
+  out += fence + std::string(language) + "\n";
   out += text;
   if (!text.ends_with('\n')) out += '\n';
   out += fence + "\n";
@@ -44,17 +46,31 @@ std::string escape_markdown(std::string_view text) {
   return out;
 }
 
-std::string_view one_line(const Rule& r) { return r.summary.empty() ? r.message : r.summary; }
+// The fence language of an example, from the kind of file it is.
+std::string_view fence_language(std::string_view file) {
+  switch (rules::classify_file(file)) {
+    case rules::FileKind::python: return "python";
+    case rules::FileKind::shell: return "sh";
+    case rules::FileKind::cuda_source: return "cpp";
+    case rules::FileKind::dependency_list: return file.ends_with(".toml") ? "toml" : "text";
+    case rules::FileKind::other: break;
+  }
+  return "text";
+}
 
-void examples_section(std::string& out, const Rule& r, std::string_view heading) {
+std::string_view one_line(const rules::Rule& r) { return r.summary.empty() ? r.message : r.summary; }
+
+void examples_section(std::string& out, const rules::Rule& r, std::string_view heading) {
   if (r.examples.empty()) return;
   out += fmt::format("{} Examples\n\n", heading);
   for (const auto& x : r.examples) {
-    out += x.none ? "Not reported:\n\n" : "Reported:\n\n";
-    code_block(out, x.before);
+    // The default file, example.py, goes unsaid: most rules read Python.
+    const std::string in = x.file == rules::RuleExample{}.file ? "" : fmt::format(" in `{}`", x.file);
+    out += fmt::format("{}{}:\n\n", x.none ? "Not reported" : "Reported", in);
+    code_block(out, x.before, fence_language(x.file));
     if (x.after) {
       out += "\n`banjia migrate` writes:\n\n";
-      code_block(out, *x.after);
+      code_block(out, *x.after, fence_language(x.file));
     }
     out += "\n";
   }
@@ -67,17 +83,17 @@ void examples_section(std::string& out, const Rule& r, std::string_view heading)
 }
 
 // What one migration target does with the rule; `heading` is the Markdown level of its sections.
-void form_sections(std::string& out, const Rule& r, std::string_view heading) {
+void form_sections(std::string& out, const rules::Rule& r, std::string_view heading) {
   out += fmt::format("{} Message\n\n{}\n\n", heading, r.message);
   out += fmt::format("{} Replacement\n\n", heading);
   out += r.replacement ? code_span(*r.replacement) + "\n\n" : "None.\n\n";
-  if (r.rewrite != RewriteKind::none)
+  if (r.rewrite != rules::RewriteKind::none)
     out += fmt::format("`banjia migrate` rewrites each finding ({} rewrite).\n\n", code_span(to_string(r.rewrite)));
   examples_section(out, r, heading);
   out += fmt::format("{} Source\n\n{}\n\n", heading, escape_markdown(r.source));
 }
 
-void properties_table(std::string& out, const Rule& r, bool with_category) {
+void properties_table(std::string& out, const rules::Rule& r, bool with_category) {
   out += "| | |\n|---|---|\n";
   if (with_category) out += fmt::format("| Category | `{}` |\n", r.category);
   out += fmt::format("| Fix | `{}` |\n| Severity | `{}` |\n", to_string(r.fix), to_string(r.severity));
@@ -87,7 +103,7 @@ void properties_table(std::string& out, const Rule& r, bool with_category) {
 
 }  // namespace
 
-std::string rule_doc_markdown(const Rule& r) {
+std::string rule_doc_markdown(const rules::Rule& r) {
   std::string out = fmt::format("# {}\n\n{}\n\n", r.id, one_line(r));
   properties_table(out, r, true);
   form_sections(out, r, "##");
@@ -105,7 +121,7 @@ std::string rule_doc_markdown(const Rule& r) {
   return out;
 }
 
-std::string rule_doc_text(const Rule& r) {
+std::string rule_doc_text(const rules::Rule& r) {
   std::string out = fmt::format("{}\n\n{}\n", one_line(r), r.message);
   if (r.replacement) out += fmt::format("Replacement: {}\n", *r.replacement);
   out += fmt::format("Source: {}\n", r.source);

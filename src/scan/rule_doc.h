@@ -9,17 +9,12 @@
 
 namespace banjia::scan {
 
-// The catalogue's types as the scan front-end and its command line name them (scan::Rule).
-using rules::Rule;
-using rules::RuleCatalog;
-using rules::RewriteKind;
-
 // The page in Markdown: title (the id), summary, category, severity, fix kind, message, replacement,
 // before/after examples and source for the default target, then each other migration target's form.
-std::string rule_doc_markdown(const Rule& rule);
+std::string rule_doc_markdown(const rules::Rule& rule);
 
 // The same facts as plain text (SARIF's help.text): summary, message, replacement, source.
-std::string rule_doc_text(const Rule& rule);
+std::string rule_doc_text(const rules::Rule& rule);
 
 // file:// URI of the rule's page: under the installed documentation when this binary runs from an
 // install (bin/ beside share/doc/banjia/docs/rules), else in the source tree when it runs from the

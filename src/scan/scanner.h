@@ -13,10 +13,6 @@
 
 namespace banjia::scan {
 
-// The scan front-end's interface speaks of the engine's files and flow types as its own.
-using rules::FileKind;
-using rules::TreeContext;
-
 struct ScanOptions {
   std::vector<std::string> exclude_globs;
   std::vector<std::string> select;   // rule ids or categories to keep (empty: all)
@@ -42,8 +38,8 @@ ScanResult scan_paths(const std::vector<std::string>& paths, const ScanOptions& 
 
 // Scans one file's bytes as `kind`; appends findings. Never throws for bad content: problems become
 // an `input-error` finding.
-void scan_buffer(std::string_view bytes, FileKind kind, const std::string& display, const rules::RuleCatalog& rules,
+void scan_buffer(std::string_view bytes, rules::FileKind kind, const std::string& display, const rules::RuleCatalog& rules,
                  std::vector<Finding>& out,
-                 const TreeContext* tree = nullptr);
+                 const rules::TreeContext* tree = nullptr);
 
 }  // namespace banjia::scan

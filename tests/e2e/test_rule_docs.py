@@ -4,6 +4,7 @@ The rules are read independently with tomllib from data/rules/*.toml; the commit
 compared with what tools/gen_rule_docs.py writes from the binary under test.
 """
 import json
+import os
 import pathlib
 import shutil
 import subprocess
@@ -72,8 +73,13 @@ def test_every_rule_has_a_page_and_an_index_row():
         assert f"| [{r['id']}]({r['id']}.md) | `{r['category']}` | `{r['fix']}` |" in index
 
 
-def fenced(text):
-    return "python\n" + text + ("" if text.endswith("\n") else "\n") + "```"
+# The fence language of an example's file (example.py unless the example names another).
+FENCE_LANGUAGES = {".py": "python", ".txt": "text", ".toml": "toml", ".cu": "cpp", ".cpp": "cpp"}
+
+
+def fenced(text, file="example.py"):
+    language = FENCE_LANGUAGES[os.path.splitext(file)[1]]
+    return language + "\n" + text + ("" if text.endswith("\n") else "\n") + "```"
 
 
 @pytest.mark.parametrize("rule", RULES, ids=IDS)
@@ -94,9 +100,10 @@ def test_explain_shows_the_rule_as_written_in_the_toml(run, rule):
         if "replacement" in form:
             assert form["replacement"] in page
         for example in form.get("example", []):
-            assert fenced(example["before"]) in page
+            file = example.get("file", "example.py")
+            assert fenced(example["before"], file) in page
             if "after" in example:
-                assert fenced(example["after"]) in page
+                assert fenced(example["after"], file) in page
 
 
 def edit_distance(a, b):

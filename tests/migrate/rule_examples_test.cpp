@@ -27,9 +27,12 @@ TEST(RuleTargets, EveryAutomaticRuleSaysWhatTheAcceleratorTargetDoes) {
 
 TEST(RuleTargets, AcceleratorFormsReplaceTheirPlaceholders) {
   for (const auto& r : target_rules(banjia::rules::kTargetAccelerator).rules()) {
-    for (const auto& [from, to] : r.renames) EXPECT_EQ(to.find("{device_type}"), std::string::npos) << r.id << " " << from;
+    if (const auto* call = std::get_if<banjia::rules::CallRewrite>(&r.rewrite_params)) {
+      for (const auto& [from, to] : call->renames) EXPECT_EQ(to.find("{device_type}"), std::string::npos) << r.id << " " << from;
+    }
     // A device-from-index value keeps its {index}: the index written where the rule matches.
-    std::string value = r.value_expression;
+    const auto* device = std::get_if<banjia::rules::DeviceRewrite>(&r.rewrite_params);
+    std::string value = device ? device->value : std::string();
     if (size_t at = value.find("{index}"); at != std::string::npos) value.erase(at, 7);
     EXPECT_EQ(value.find('{'), std::string::npos) << r.id;
     EXPECT_EQ(r.index_spelling.find("{device_type}"), std::string::npos) << r.id;

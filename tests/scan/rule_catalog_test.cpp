@@ -7,6 +7,7 @@
 #include "rules/catalog.h"
 
 using banjia::rules::RuleCatalog;
+using banjia::rules::RuleExample;
 
 TEST(RuleCatalog, BuiltinLoadsAndEveryRuleHasASource) {
   const auto& cat = RuleCatalog::builtin();
@@ -55,6 +56,54 @@ message = "m"
 source = "s"
 match = { kind = "attribute", name = "cuda" }
 )", "t.toml"), banjia::InputError);
+}
+
+// An example's file names how scan reads it; a name scan skips would leave the example untested.
+TEST(RuleCatalog, ExampleFileMustBeOneScanReads) {
+  const std::string rule = R"([[rule]]
+id = "x"
+category = "dependency"
+severity = "warning"
+fix = "manual"
+message = "m"
+source = "s"
+match = { kind = "requirement", packages = ["cupy"] }
+[[rule.example]]
+before = "cupy\n"
+)";
+  RuleCatalog c;
+  c.add_toml(rule + "file = \"requirements-dev.txt\"\n", "t.toml");
+  EXPECT_EQ(c.find("x")->examples.at(0).file, "requirements-dev.txt");
+  EXPECT_THROW(RuleCatalog().add_toml(rule + "file = \"deps.cfg\"\n", "t.toml"), banjia::InputError);
+  EXPECT_THROW(RuleCatalog().add_toml(rule + "file = \"sub/requirements.txt\"\n", "t.toml"), banjia::InputError);
+  EXPECT_EQ(RuleExample{}.file, "example.py");
+}
+
+// A rule's rewrite params are those of its rewrite kind; a target form without a [rewrite] has none,
+// whatever the rule as written rewrites.
+TEST(RuleCatalog, RewriteParamsAreTheKindsAndATargetFormStartsWithoutThem) {
+  RuleCatalog c;
+  c.add_toml(R"toml([[rule]]
+id = "x"
+category = "device"
+severity = "warning"
+fix = "automatic"
+message = "m"
+source = "s"
+match = { kind = "device-string" }
+rewrite = { kind = "device-expression", value = "dev()", indexed = "dev({index})" }
+[rule.target.accelerator]
+source = "s"
+fix = "manual"
+)toml", "t.toml");
+  const auto& r = *c.find("x");
+  const auto& d = r.rewrite_as<banjia::rules::DeviceRewrite>();
+  EXPECT_EQ(d.value, "dev()");
+  EXPECT_EQ(d.compare, "dev()");  // `compare` defaults to `value`
+  EXPECT_EQ(d.indexed, "dev({index})");
+  ASSERT_EQ(r.targets.size(), 1u);
+  EXPECT_EQ(r.targets[0].second->rewrite, banjia::rules::RewriteKind::none);
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(r.targets[0].second->rewrite_params));
 }
 
 TEST(RuleCatalog, LongestQualifiedMatchWins) {

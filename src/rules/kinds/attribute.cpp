@@ -94,12 +94,13 @@ void AttributeMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
       m.last_tok = name_tok;
       if (r->rewrite == RewriteKind::rename_attribute) {
         const auto& t = a.tokens.tokens[name_tok];
-        m.edit = TextEdit{t.begin, t.end, r->rewrite_to};
+        m.edit = TextEdit{t.begin, t.end, r->rewrite_as<NameRewrite>().to};
       } else if (r->rewrite == RewriteKind::method_to && called) {
         static const std::vector<std::string> no_names;
         const auto& index_rules = c.rules.of_kind<DeviceIndexMatch>();
+        const auto& index_names = index_rules.empty() ? no_names : index_rules.front()->params<DeviceIndexMatch>().names;
         std::string why;
-        m.edit = method_to_edit(a, si + 1, *r, index_rules.empty() ? no_names : index_rules.front()->names, why);
+        m.edit = method_to_edit(a, si + 1, *r, index_names, why);
         if (!m.edit) {
           m.blocked = true;
           m.message = why;

@@ -40,7 +40,7 @@ uint32_t command_call_open(const PythonAnalysis& a, const Literal& lit) {
 
 }  // namespace
 
-CommandStringMatch CommandStringMatch::parse(const MatchFields& m) { return {m.strings("commands")}; }
+CommandStringMatch CommandStringMatch::parse(const MatchFields& m) { return {m.strings("names"), m.strings("commands")}; }
 
 void CommandStringMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
   // The literal's text starts with the program.
@@ -63,7 +63,8 @@ void CommandStringMatch::match(const MatchContext& c, std::vector<PyMatch>& out)
       const uint32_t open = command_call_open(a, *lit);
       if (open == python::kNoIndex) continue;
       const std::string_view callee = callee_of(a, open).qualified;
-      if (std::find(r->names.begin(), r->names.end(), callee) == r->names.end()) continue;
+      const auto& callables = r->params<CommandStringMatch>().names;
+      if (std::find(callables.begin(), callables.end(), callee) == callables.end()) continue;
       PyMatch m;
       m.rule = r;
       m.first_tok = a.view.sig[lit->first_sig];

@@ -8,6 +8,7 @@ namespace banjia::rules {
 
 struct CommandStringMatch {
   static constexpr std::string_view kName = "command-string";
+  std::vector<std::string> names;     // the callables taking the command, dotted (subprocess.run)
   std::vector<std::string> commands;  // program names, the command line's first word
 
   static CommandStringMatch parse(const MatchFields& m);

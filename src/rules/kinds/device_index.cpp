@@ -27,7 +27,7 @@ bool plain_chain(const PythonAnalysis& a, uint32_t first, uint32_t last) {
 // devices, and a module on the CPU takes neither; a rule with an `ids` template ({ids}: the argument
 // as written) rewrites them so that the CPU gets None.
 void match_ddp_device_ids(const PythonAnalysis& a, const Rule& r, std::vector<PyMatch>& out) {
-  const size_t at = r.ids_expression.find("{ids}");
+  const size_t at = r.rewrite_as<DeviceRewrite>().ids.find("{ids}");
   if (at == std::string::npos) return;
   const auto& v = a.view;
   v.for_each_op1('(', [&](uint32_t open) {
@@ -44,7 +44,8 @@ void match_ddp_device_ids(const PythonAnalysis& a, const Rule& r, std::vector<Py
       }
       if (!plain_chain(a, first, last)) continue;
       const std::string_view name = v.text(last);
-      if (std::find(r.names.begin(), r.names.end(), name) == r.names.end()) continue;
+      const auto& names = r.params<DeviceIndexMatch>().names;
+      if (std::find(names.begin(), names.end(), name) == names.end()) continue;
       const uint32_t begin = a.sig_token(arg.first_sig).begin, end = a.sig_token(arg.last_sig).end;
       PyMatch m;
       m.rule = &r;
@@ -52,7 +53,7 @@ void match_ddp_device_ids(const PythonAnalysis& a, const Rule& r, std::vector<Py
       m.last_tok = v.sig[arg.last_sig];
       m.message = r.message + " (here: DistributedDataParallel's " + std::string(arg.keyword) +
                   ", which a module on the CPU takes as None)";
-      std::string written = r.ids_expression;
+      std::string written = r.rewrite_as<DeviceRewrite>().ids;
       written.replace(at, 5, a.text().substr(begin, end - begin));
       m.edit = TextEdit{begin, end, written};
       out.push_back(std::move(m));
@@ -62,15 +63,16 @@ void match_ddp_device_ids(const PythonAnalysis& a, const Rule& r, std::vector<Py
 
 }  // namespace
 
-DeviceIndexMatch DeviceIndexMatch::parse(const MatchFields&) { return {}; }
+DeviceIndexMatch DeviceIndexMatch::parse(const MatchFields& m) { return {m.strings("names")}; }
 
 void DeviceIndexMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
   const PythonAnalysis& a = c.analysis;
   for (const Rule* r : c.rules.of_kind<DeviceIndexMatch>()) {
     if (r->fix == FixKind::automatic && r->rewrite == RewriteKind::device_from_index) match_ddp_device_ids(a, *r, out);
+    const auto& names = r->params<DeviceIndexMatch>().names;
     for_each_device_argument(a, [&](python::SigRange arg) {
       std::string_view name = python::chain_last_name(a.view, arg);
-      if (name.empty() || std::find(r->names.begin(), r->names.end(), name) == r->names.end()) return;
+      if (name.empty() || std::find(names.begin(), names.end(), name) == names.end()) return;
       PyMatch m;
       m.rule = r;
       m.first_tok = a.view.sig[arg.first];
@@ -84,7 +86,7 @@ void DeviceIndexMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
       }
       m.message += ")";
       if (r->fix == FixKind::automatic && r->rewrite == RewriteKind::device_from_index) {
-        std::string device = r->value_expression;
+        std::string device = r->rewrite_as<DeviceRewrite>().value;
         if (size_t at = device.find("{index}"); at != std::string::npos) device.replace(at, 7, written);
         m.edit = TextEdit{a.sig_token(arg.first).begin, a.sig_token(arg.last).end, device};
       }
@@ -95,7 +97,7 @@ void DeviceIndexMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
 
 void DeviceIndexMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
   for (const Rule* r : rules.of_kind<DeviceIndexMatch>())
-    for (const auto& n : r->names) needles.add_name(n);
+    for (const auto& n : r->params<DeviceIndexMatch>().names) needles.add_name(n);
 }
 
 }  // namespace banjia::rules

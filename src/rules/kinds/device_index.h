@@ -7,6 +7,7 @@ namespace banjia::rules {
 
 struct DeviceIndexMatch {
   static constexpr std::string_view kName = "device-index";
+  std::vector<std::string> names;  // the index names (rank, local_rank)
 
   static DeviceIndexMatch parse(const MatchFields& m);
   static void add_needles(const RuleCatalog& rules, PythonNeedles& needles);

@@ -47,9 +47,10 @@ struct DeviceRules {
 // inserted after, so that edits inside (an f-string's fields) still apply. The expression's quotes
 // follow the literal's.
 void expression_edit(const PythonAnalysis& a, const DeviceValue& d, const Rule& rule, std::string_view from, PyMatch& m) {
+  const DeviceRewrite& w = rule.rewrite_as<DeviceRewrite>();
   const bool compared = d.role == ValueRole::comparison;
-  const bool specific = !compared && d.specific && !rule.specific_expression.empty() && d.expr.first == d.lit.first_sig;
-  std::string expr = compared ? rule.compare_expression : specific ? rule.specific_expression : rule.value_expression;
+  const bool specific = !compared && d.specific && !w.specific.empty() && d.expr.first == d.lit.first_sig;
+  std::string expr = compared ? w.compare : specific ? w.specific : w.value;
   const uint32_t begin = a.sig_token(d.lit.first_sig).begin;
   const uint32_t end = a.sig_token(specific ? d.expr.last : d.lit.last_sig).end;
   const std::string_view prefix = a.text().substr(begin, d.lit.value_offset - begin);  // f" or '
@@ -75,7 +76,8 @@ void expression_edit(const PythonAnalysis& a, const DeviceValue& d, const Rule& 
 // up to the index, the closing the rest, so that edits inside the index still apply.
 bool indexed_device_edit(const PythonAnalysis& a, const DeviceValue& d, const Rule& rule, PyMatch& m) {
   const uint32_t open = d.lit.first_sig - 1;
-  if (rule.indexed_expression.empty() || d.role != ValueRole::sink || d.specific || !d.lit.complete ||
+  const std::string& indexed = rule.rewrite_as<DeviceRewrite>().indexed;
+  if (indexed.empty() || d.role != ValueRole::sink || d.specific || !d.lit.complete ||
       d.lit.first_sig == 0 || !a.view.is_op(open, "(") || callee_of(a, open).qualified != "torch.device")
     return false;
   const auto args = python::call_arguments(a.view, open);
@@ -84,9 +86,9 @@ bool indexed_device_edit(const PythonAnalysis& a, const DeviceValue& d, const Ru
     return false;
   uint32_t callee_first = open - 1;  // back over the dotted callee chain: torch . device
   while (callee_first >= 2 && a.view.is_op(callee_first - 1, ".") && a.sig_is_name(callee_first - 2)) callee_first -= 2;
-  const size_t at = rule.indexed_expression.find("{index}");
+  const size_t at = indexed.find("{index}");
   if (at == std::string::npos) return false;
-  std::string before = rule.indexed_expression.substr(0, at), after = rule.indexed_expression.substr(at + 7);
+  std::string before = indexed.substr(0, at), after = indexed.substr(at + 7);
   if (a.text().substr(a.sig_token(d.lit.first_sig).begin, d.lit.value_offset - a.sig_token(d.lit.first_sig).begin).find('"') !=
       std::string_view::npos) {
     std::replace(before.begin(), before.end(), '\'', '"');
@@ -147,7 +149,8 @@ void DeviceStringMatch::match(const MatchContext& c, std::vector<PyMatch>& out) 
           if (d.kind == ValueKind::device && indexed_device_edit(a, d, *m.rule, m)) break;
           expression_edit(a, d, *m.rule, d.kind == ValueKind::device ? kCudaDevice : kNccl, m);
         } else if (m.rule->fix == FixKind::automatic) {
-          m.edit = replace_in_value(d.lit, m.rule->rewrite_from, m.rule->rewrite_to);
+          const auto& w = m.rule->rewrite_as<NameRewrite>();
+          m.edit = replace_in_value(d.lit, w.from, w.to);
         }
         break;
       case ValueAction::unresolved:

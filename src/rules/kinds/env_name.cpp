@@ -118,7 +118,8 @@ class EnvMatcher {
   EnvMatcher(const PythonAnalysis& a, const RuleCatalog& rules, const EnvNameTable& env, std::vector<PyMatch>& out)
       : a_(a), env_(env), out_(out) {
     for (const Rule* r : rules.of_kind<EnvNameMatch>()) {
-      if (!r->names.empty()) hide_all_ = r;  // the rule for names whose value is a CUDA device list
+      // The rule with names is the one for variables whose value is a CUDA device list.
+      if (!r->params<EnvNameMatch>().names.empty()) hide_all_ = r;
       else (r->params<EnvNameMatch>().equivalent.value_or(false) ? equivalent_ : no_equivalent_) = r;
     }
   }
@@ -127,8 +128,10 @@ class EnvMatcher {
   // The variable named at [first_sig, last_sig], spelled `name` starting at byte `offset`.
   void add(std::string_view name, size_t offset, uint32_t first_sig, uint32_t last_sig, bool sets,
            std::optional<std::string_view> value) {
-    const bool hides = hide_all_ && value && hides_every_cuda_device(*value) &&
-                       std::find(hide_all_->names.begin(), hide_all_->names.end(), name) != hide_all_->names.end();
+    const bool hides = hide_all_ && value && hides_every_cuda_device(*value) && [&] {
+      const auto& names = hide_all_->params<EnvNameMatch>().names;
+      return std::find(names.begin(), names.end(), name) != names.end();
+    }();
     sites_.push_back({name, offset, first_sig, last_sig, sets, hides});
   }
 
@@ -214,7 +217,7 @@ class EnvMatcher {
 
 }  // namespace
 
-EnvNameMatch EnvNameMatch::parse(const MatchFields& m) { return {m.flag("equivalent"), m.strings("prefixes")}; }
+EnvNameMatch EnvNameMatch::parse(const MatchFields& m) { return {m.strings("names"), m.flag("equivalent"), m.strings("prefixes")}; }
 
 void EnvNameMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
   EnvMatcher m(c.analysis, c.rules, c.env, out);

@@ -7,6 +7,7 @@ namespace banjia::rules {
 
 struct EnvNameMatch {
   static constexpr std::string_view kName = "env-name";
+  std::vector<std::string> names;     // variables whose value is a CUDA device list
   std::optional<bool> equivalent;     // the rule for names with (true) or without an Ascend equivalent
   std::vector<std::string> prefixes;  // names starting with these are CUDA/NCCL-specific (CUDA_, NCCL_)
 

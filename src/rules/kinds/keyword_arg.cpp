@@ -8,19 +8,20 @@
 
 namespace banjia::rules {
 
-KeywordArgMatch KeywordArgMatch::parse(const MatchFields& m) { return {m.text("keyword")}; }
+KeywordArgMatch KeywordArgMatch::parse(const MatchFields& m) { return {m.strings("names"), m.text("keyword")}; }
 
 void KeywordArgMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
   for (const Rule* r : rules.of_kind<KeywordArgMatch>())
-    for (const auto& n : r->names) needles.add_dotted(n);
+    for (const auto& n : r->params<KeywordArgMatch>().names) needles.add_dotted(n);
 }
 
 void KeywordArgMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
   const PythonAnalysis& a = c.analysis;
   for (const Rule* r : c.rules.of_kind<KeywordArgMatch>()) {
+    const auto& names = r->params<KeywordArgMatch>().names;
     for (const auto& ref : a.dotted.refs) {
       if (!ref.is_call || ref.qualified.empty()) continue;
-      if (std::find(r->names.begin(), r->names.end(), ref.qualified) == r->names.end()) continue;
+      if (std::find(names.begin(), names.end(), ref.qualified) == names.end()) continue;
       auto args = python::call_arguments(a.view, ref.call_open_sig);
       if (const auto* arg = python::find_keyword(args, r->params<KeywordArgMatch>().keyword)) {
         PyMatch m;

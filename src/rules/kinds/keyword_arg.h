@@ -7,6 +7,7 @@ namespace banjia::rules {
 
 struct KeywordArgMatch {
   static constexpr std::string_view kName = "keyword-arg";
+  std::vector<std::string> names;  // the callables, dotted
   std::string keyword;
 
   static KeywordArgMatch parse(const MatchFields& m);

@@ -179,8 +179,8 @@ void match_attention(const PythonAnalysis& a, const std::vector<const Rule*>& at
 
 }  // namespace
 
-LoopCallMatch LoopCallMatch::parse(const MatchFields& m) { return {m.text("operator")}; }
-LoopMethodMatch LoopMethodMatch::parse(const MatchFields&) { return {}; }
+LoopCallMatch LoopCallMatch::parse(const MatchFields& m) { return {m.strings("names"), m.text("operator")}; }
+LoopMethodMatch LoopMethodMatch::parse(const MatchFields& m) { return {m.strings("names")}; }
 AttentionPatternMatch AttentionPatternMatch::parse(const MatchFields&) { return {}; }
 
 void LoopCallMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
@@ -229,7 +229,7 @@ void LoopCallMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
       uint32_t si = ref.call_open_sig;
       if (si >= sig.size()) continue;
       for (const Rule* r : loop_calls)
-        if (contains(r->names, ref.qualified) && in_loop_at(si))
+        if (contains(r->params<LoopCallMatch>().names, ref.qualified) && in_loop_at(si))
           emit(r, stmt_of[si], ref.first_tok(a.view), ref.last_tok(a.view));
     }
   }
@@ -251,7 +251,7 @@ void LoopCallMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
       if (si + 2 >= sig.size() || op1[si + 2] != '(' || !a.sig_is_name(si + 1)) return;
       std::string_view name = a.sig_text(si + 1);
       for (const Rule* r : loop_methods)
-        if (contains(r->names, name) && in_loop_at(si) && (receiver_names_a_loss(a, si) || on_device(si)))
+        if (contains(r->params<LoopMethodMatch>().names, name) && in_loop_at(si) && (receiver_names_a_loss(a, si) || on_device(si)))
           emit(r, stmt_of[si], sig[si], sig[si + 1]);
     });
   }
@@ -266,14 +266,14 @@ void LoopCallMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
 
 void LoopCallMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
   for (const Rule* r : rules.of_kind<LoopCallMatch>()) {
-    for (const auto& n : r->names) needles.add_dotted(n, {.loop_only = true});
+    for (const auto& n : r->params<LoopCallMatch>().names) needles.add_dotted(n, {.loop_only = true});
     if (r->params<LoopCallMatch>().op == "@") needles.binary_at_in_loops = true;
   }
 }
 
 void LoopMethodMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
   for (const Rule* r : rules.of_kind<LoopMethodMatch>())
-    for (const auto& n : r->names) needles.add_name(n, {.attribute_only = true, .loop_only = true});
+    for (const auto& n : r->params<LoopMethodMatch>().names) needles.add_name(n, {.attribute_only = true, .loop_only = true});
 }
 
 void AttentionPatternMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {

@@ -9,6 +9,7 @@ namespace banjia::rules {
 
 struct LoopCallMatch {
   static constexpr std::string_view kName = "loop-call";
+  std::vector<std::string> names;  // the callables, dotted
   std::string op;  // an operator such as "@" (TOML `operator`)
 
   static LoopCallMatch parse(const MatchFields& m);
@@ -19,6 +20,7 @@ struct LoopCallMatch {
 // Matched by LoopCallMatch::match.
 struct LoopMethodMatch {
   static constexpr std::string_view kName = "loop-method";
+  std::vector<std::string> names;  // the method names (item, cpu)
 
   static LoopMethodMatch parse(const MatchFields& m);
   static void add_needles(const RuleCatalog& rules, PythonNeedles& needles);

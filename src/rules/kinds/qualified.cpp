@@ -49,7 +49,8 @@ PyMatch make(const Rule* r, uint32_t first, uint32_t last) {
 // A replace-module rule's `from` and `to`, component by component.
 struct ModuleMap {
   std::vector<std::string_view> from, to;
-  explicit ModuleMap(const Rule& r) : from(split_dots(r.rewrite_from)), to(split_dots(r.rewrite_to)) {}
+  explicit ModuleMap(const Rule& r) : ModuleMap(r.rewrite_as<NameRewrite>()) {}
+  explicit ModuleMap(const NameRewrite& w) : from(split_dots(w.from)), to(split_dots(w.to)) {}
   // `qualified` is `from` or below it, and `to` has as many components (what this file can rewrite).
   bool applies_to(const std::vector<std::string_view>& q) const {
     return from.size() == to.size() && q.size() >= from.size() && std::equal(from.begin(), from.end(), q.begin());
@@ -188,13 +189,13 @@ class NameMatcher {
     if (parts.empty()) {
       m.blocked = true;
       m.message = "imports " + std::string(subject) + " in a form banjia cannot rewrite; rewrite it by hand to " +
-                  std::string(r.rewrite_to);
+                  r.rewrite_as<NameRewrite>().to;
     } else if (!plain && !all_uses_rewritten(b.local)) {
       m.blocked = true;
       m.message = kUnsafeAlias;
     } else if (module_path_edited && !whole_statement_moves(b, r)) {
       m.blocked = true;
-      m.message = "this import also brings in names " + std::string(r.rewrite_to) +
+      m.message = "this import also brings in names " + r.rewrite_as<NameRewrite>().to +
                   " does not provide; split it and rewrite by hand";
     } else {
       m.edit = joined_edit(a_, parts);
@@ -210,7 +211,7 @@ class NameMatcher {
     for (const auto& other : a_.imports.bindings) {
       if (other.stmt != b.stmt || &other == &b) continue;
       const Rule* o = rules_.match_qualified(other.target);
-      if (!is_module_rewrite(o) || o->rewrite_from != r.rewrite_from || o->rewrite_to != r.rewrite_to) return false;
+      if (!is_module_rewrite(o) || o->rewrite_as<NameRewrite>() != r.rewrite_as<NameRewrite>()) return false;
       if (!all_uses_rewritten(other.local)) return false;
     }
     return true;
@@ -248,7 +249,7 @@ class NameMatcher {
     const size_t written = ref.name_count();
     if (!map.applies_to(q) || written > q.size()) {
       m.blocked = true;
-      m.message = "no mechanical rewrite of this spelling; write it as " + std::string(r.rewrite_to) + " by hand";
+      m.message = "no mechanical rewrite of this spelling; write it as " + r.rewrite_as<NameRewrite>().to + " by hand";
       return;
     }
     const size_t head_parts = q.size() - written + 1;  // components the first written name stands for
@@ -275,13 +276,13 @@ class NameMatcher {
       // Its import is not rewritten. Reported there when a rule covers the import; else here.
       if (!contains(reported_, head)) {
         m.blocked = true;
-        m.message = "imported as `" + std::string(head) + "`: rewrite its import to " + std::string(r.rewrite_to) + " by hand";
+        m.message = "imported as `" + std::string(head) + "`: rewrite its import to " + r.rewrite_as<NameRewrite>().to + " by hand";
       }
       return;
     }
     if (!parts.empty() && parts.front().second.starts_with("torch_npu") && !torch_npu_nameable(a_)) {
       m.blocked = true;
-      m.message = "rewrite to " + std::string(r.rewrite_to) + " by hand (this file imports torch_npu without binding the name)";
+      m.message = "rewrite to " + r.rewrite_as<NameRewrite>().to + " by hand (this file imports torch_npu without binding the name)";
       return;
     }
     if (const python::ImportBinding* alias = alias_assigned_from(ref); alias && !all_uses_rewritten(alias->local)) {
@@ -299,12 +300,12 @@ class NameMatcher {
       const python::ImportBinding* b = a_.imports.binding_for(a_.sig_text(ref.first_sig));
       if (!b || b->origin != BindingOrigin::assignment) {
         m.blocked = true;
-        m.message = "rename this imported name and its import to " + r.rewrite_to + " by hand";
+        m.message = "rename this imported name and its import to " + r.rewrite_as<NameRewrite>().to + " by hand";
       }
       return;
     }
     const auto& t = a_.tokens.tokens[ref.last_tok(a_.view)];
-    m.edit = TextEdit{t.begin, t.end, r.rewrite_to};
+    m.edit = TextEdit{t.begin, t.end, r.rewrite_as<NameRewrite>().to};
   }
 
   static bool contains(const std::vector<std::string_view>& names, std::string_view n) {
@@ -329,13 +330,13 @@ class NameMatcher {
 }  // namespace
 
 QualifiedMatch QualifiedMatch::parse(const MatchFields& m) {
-  return {m.flag("prefix").value_or(false), m.flag("exact_only").value_or(false),
+  return {m.strings("names"), m.flag("prefix").value_or(false), m.flag("exact_only").value_or(false),
           m.flag("only_without_npu_kernel").value_or(false)};
 }
 
 void QualifiedMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
   for (const Rule* r : rules.of_kind<QualifiedMatch>())
-    for (const auto& n : r->names) needles.add_dotted(n);
+    for (const auto& n : r->params<QualifiedMatch>().names) needles.add_dotted(n);
 }
 
 void QualifiedMatch::match(const MatchContext& c, std::vector<PyMatch>& out) { NameMatcher(c.analysis, c.rules, out).run(); }

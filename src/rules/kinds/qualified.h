@@ -6,9 +6,9 @@
 
 namespace banjia::rules {
 
-// The names are the rule's `names`.
 struct QualifiedMatch {
   static constexpr std::string_view kName = "qualified";
+  std::vector<std::string> names;  // dotted API names (torch.cuda.synchronize)
   bool prefix = false;      // the names are prefixes: everything below them matches
   bool exact_only = false;  // only the name itself, not attribute chains on it
   // Fire only where the name is a torch.ops.aten op without an NPU kernel (data/ops).
