@@ -11,8 +11,9 @@ against `banjia trace summary` of the same input (totals over all steps):
   memory_us (msprof-analyze counts copies as free time); E2E Time vs wall_us. On torch_npu data both
   read the profiler's own step breakdown; on Kineto traces msprof-analyze's E2E runs from the first to
   the last kernel, banjia's from the first ProfilerStep's start (so only Computing is compared there);
-- the top compare row: the op whose total time grew most (msprof-analyze's ApiCompare sheet, ms with
-  2 decimals; banjia's first `ops` row).
+- the top compare row: the op whose time per step grew most (banjia's first `ops` row; msprof-analyze's
+  ApiCompare sheet holds totals, ms with 2 decimals, divided here by each side's step count as banjia
+  reports it).
 
     python bench/trace_compare_peers.py --banjia build-release/src/banjia [--runs 5] [--peer-runs 3]
                                         [--size-mb 100] [--quick]
@@ -134,7 +135,11 @@ def main() -> None:
                     else:
                         failure = r.failure() if not r.ok else "no performance_comparison_result_*.xlsx written"
             bm = median([r.wall for r in b_runs])
-            top_b = json.loads((tmp / "compare.json").read_text())["summary"]["ops"][0]
+            compared = json.loads((tmp / "compare.json").read_text())["summary"]
+            top_b = compared["ops"][0]
+            # banjia compares per step (each side's totals over its own step count); msprof-analyze's
+            # ApiCompare holds totals over the whole trace.
+            steps = (compared["baseline_steps"] or 1, compared["target_steps"] or 1)
             if not m_runs:
                 speed.append((label, f"{bm * 1e3:.1f}", "—", "—", f"{max(r.rss_mb for r in b_runs):.0f} / —",
                               f"msprof-analyze failed: {failure or status}"))
@@ -145,11 +150,12 @@ def main() -> None:
             except ValueError as e:
                 speed.append((label, f"{bm * 1e3:.1f}", f"{mm:.1f}", f"{mm / bm:.0f}x", "", str(e)))
                 continue
+            m_growth = top_m[2] / steps[1] - top_m[1] / steps[0] if top_m else 0.0
             top_same = top_m is not None and top_m[0] == top_b["name"] and \
-                abs(top_m[2] - top_m[1] - top_b["delta_us"] / 1e3) <= 0.011
-            top_text = (f"`{top_b['name']}` +{top_b['delta_us'] / 1e3:.2f} ms" +
+                abs(m_growth - top_b["delta_us"] / 1e3) <= 0.011
+            top_text = (f"`{top_b['name']}` +{top_b['delta_us'] / 1e3:.2f} ms/step" +
                         ("" if top_same else f"; msprof-analyze: " +
-                         (f"`{top_m[0]}` +{top_m[2] - top_m[1]:.2f} ms" if top_m else "no ApiCompare sheet")))
+                         (f"`{top_m[0]}` +{m_growth:.2f} ms/step" if top_m else "no ApiCompare sheet")))
             speed.append((label, f"{bm * 1e3:.1f}", f"{mm:.1f}", f"{mm / bm:.0f}x",
                           f"{max(r.rss_mb for r in b_runs):.0f} / {max(r.rss_mb for r in m_runs):.0f}",
                           top_text + (" (same)" if top_same else " (**differs**)")))
@@ -186,7 +192,7 @@ def main() -> None:
     print()
     print(table(["pair (baseline vs target)", "banjia median (ms)", "msprof-analyze median (s)",
                  "msprof-analyze / banjia", "peak RSS MB (banjia / msprof-analyze)",
-                 "top compare row: largest growth in op time (banjia; msprof-analyze ApiCompare)"], speed))
+                 "top compare row: largest growth in op time per step (banjia; msprof-analyze ApiCompare)"], speed))
     print()
     print("### Overall metrics, ms (msprof-analyze OverallMetrics / banjia trace summary totals)")
     print()
