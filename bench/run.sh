@@ -38,7 +38,7 @@ section() {  # section FILE TITLE COMMAND... : runs COMMAND, appends its stdout 
   echo "== $title" >&2
   local shown=("$@")
   [ "$1" = fenced ] && shown=("${shown[@]:1}")
-  shown=("${shown[@]/#$PWD\//}")
+  shown=("${shown[@]//$PWD\//}")  # paths inside the repository, also in VAR=PATH words, as relative ones
   { echo; echo "## $title"; echo; echo "Command: \`${shown[*]}\`"; echo; } >"$TMP.section"
   if ! "$@" >>"$TMP.section" 2>"$TMP.section.err"; then
     echo "**This section failed:** $(grep -v '^\s*$' "$TMP.section.err" | tail -n1)" >>"$TMP.section"

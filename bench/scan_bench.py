@@ -51,6 +51,12 @@ def interleaved_times(fns, runs):
     return out
 
 
+def shown_path(path: str) -> str:
+    """`path` relative to the repository when it lies inside it (the .venv's torch), else as given."""
+    p = pathlib.Path(path).absolute()
+    return str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else path
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--banjia", default=str(ROOT / "build-release" / "src" / "banjia"))
@@ -105,7 +111,7 @@ def main():
         ("`banjia migrate` to a temp dir (-j 2, copy + rewrite)", t_migrate, c_migrate, ""),
     ]
     lines = [
-        f"Tree: `{args.tree}` — {len(files)} .py files, {mb:.1f} MB; median of {args.runs} runs; "
+        f"Tree: `{shown_path(args.tree)}` — {len(files)} .py files, {mb:.1f} MB; median of {args.runs} runs; "
         f"load average {load_before:.1f} before, {load_after:.1f} after ({os.cpu_count()} cores); "
         "the four measurements interleaved, one of each per round, each after an untimed warm-up call.",
         "",
