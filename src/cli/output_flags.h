@@ -16,8 +16,8 @@ struct OutputFlags {
   std::string default_fail_on = "error";
   // What each --fail-on level means for this verb's results, for its help line.
   std::string fail_on_help = "Exit 1 when a finding reaches this severity";
-  // Spellings of --fail-on this verb accepted before the shared vocabulary, with the level each is
-  // spelt as now. They still work (CI scripts use them) and say so once on stderr.
+  // Deprecated spellings of --fail-on this verb accepts, each with the level it stands for: users' CI
+  // scripts keep working, and each use says so once on stderr.
   std::vector<std::pair<std::string, std::string>> deprecated_fail_on;
   bool color = true;  // text output has colour
   bool html = false;  // the verb renders an HTML report
