@@ -7,6 +7,9 @@
 # holds the pinned commit; else the commit is fetched from GitHub (`git fetch --depth 1 origin SHA`).
 # A mirror may lack its largest blobs (data files, 4 MiB and more): those paths are left out.
 # A tree already at the pinned commit is kept, so a rerun costs nothing.
+#   $BENCH_CACHE/corpus-venv                Python for bench/corpus_runs.py: the project's torch and numpy
+#                                           (a .pth line to $PYTHON's site-packages, no second torch) plus
+#                                           what nanochat's entry points import (bench/corpus_runs.txt)
 #   BENCH_CACHE=~/.cache/banjia-bench bash bench/corpus_setup.sh [NAME...]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -59,6 +62,21 @@ obtain() {  # obtain NAME OWNER/NAME COMMIT
   note "corpus_$name" "$rc" "$log"
 }
 
+corpus_venv() {  # the venv of bench/corpus_runs.py; status in $CACHE/status/corpus_venv
+  local venv=$CACHE/corpus-venv log=$CACHE/status/corpus_venv.log py=${PYTHON:-$PWD/.venv/bin/python} site
+  if [ -f "$venv/.requirements" ] && cmp -s "$venv/.requirements" bench/corpus_runs.txt; then echo ok >"$CACHE/status/corpus_venv"; return; fi
+  echo "corpus_setup: making $venv" >&2
+  site=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])') &&
+    rm -rf "$venv" && "$py" -m venv "$venv" >"$log" 2>&1 &&
+    "$venv/bin/python" -c 'import sysconfig, sys; print(sysconfig.get_paths()["purelib"])' >"$venv/.site" &&
+    echo "$site" >"$(cat "$venv/.site")/project_venv.pth" &&
+    "$venv/bin/python" -m pip install --quiet -r bench/corpus_runs.txt >>"$log" 2>&1 &&
+    "$venv/bin/python" -c 'import torch, numpy, pyarrow, rustbpe, tiktoken, wandb' >>"$log" 2>&1 &&
+    cp bench/corpus_runs.txt "$venv/.requirements"
+  note corpus_venv $? "$log"
+}
+
+[ $# -gt 0 ] || corpus_venv
 while IFS=$'\t' read -r name repo commit _rest; do
   case $name in ''|'#'*) continue ;; esac
   if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then continue; fi

@@ -118,7 +118,7 @@ def measure_repo(entry: CorpusEntry, src: pathlib.Path, banjia: str, runs: int, 
     return {
         "name": entry.name, "github": entry.github, "commit": entry.commit, "kind": entry.kind,
         "python_files": s["files"]["python"],
-        "scan": {"total": s["total"], "automatic_percent": round(s["automatic_percent"], 1),
+        "scan": {"total": s["total"], "automatic_percent": round(float(s["automatic_percent"]), 1),
                  "by_fix": {k: s["by_fix"].get(k, 0) for k in ("automatic", "manual", "unsupported", "advisory")}},
         "sites": {"total": len(sites), "without_finding": len(missing), "by_family": dict(sorted(by_family.items()))},
         "sites_without_finding": [dataclasses.asdict(m) for m in missing],
@@ -149,14 +149,14 @@ def render(results: list[dict[str, Any]], unavailable: list[tuple[CorpusEntry, s
           "a scan finding of the same file spans its line. Harmful automatic edits: bench/harmful_edits.py over the "
           "original and the migrated tree (difflib and ast, not banjia's report), counted as distinct lines.")
     print()
-    rows = []
-    tot = collections.Counter()
+    rows: list[Sequence[object]] = []
+    tot: collections.Counter[str] = collections.Counter()
     for r in results:
         fix = r["scan"]["by_fix"]
         harm = {t: r["migrate"][t]["harmful_lines"] for t in TARGETS}
         tm = r["timings"]
         rows.append((f"{r['github']} @ {r['commit'][:10]}", r["python_files"], r["scan"]["total"],
-                     r["scan"]["automatic_percent"], fix["manual"], fix["unsupported"], fix["advisory"],
+                     f"{r['scan']['automatic_percent']:.1f}", fix["manual"], fix["unsupported"], fix["advisory"],
                      r["sites"]["total"], r["sites"]["without_finding"], f"{harm['npu']} / {harm['accelerator']}",
                      f"{tm['scan_s'] * 1e3:.0f}", f"{tm['migrate_npu_s'] * 1e3:.0f} / {tm['migrate_accelerator_s'] * 1e3:.0f}"))
         tot.update({"py": r["python_files"], "total": r["scan"]["total"], **fix, "sites": r["sites"]["total"],
