@@ -58,7 +58,7 @@ obtain() {  # obtain NAME OWNER/NAME COMMIT
     clone_github "$repo" "$commit" "$dst" >"$log" 2>&1
   fi
   local rc=$?
-  [ "$rc" = 0 ] && echo "$commit" >"$dst/.source_commit"
+  if [ "$rc" = 0 ]; then echo "$commit" >"$dst/.source_commit"; else rm -rf "$dst"; fi
   note "corpus_$name" "$rc" "$log"
 }
 
