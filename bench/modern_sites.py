@@ -31,6 +31,13 @@ class Site:
     line: int
     kind: str
     what: str
+    # Last line of the site: an import statement's (`from flash_attn import (\n  flash_attn_func,\n)`
+    # names its module on the first line and what it takes on the next ones); else the line itself.
+    end_line: int = 0
+
+    def __post_init__(self) -> None:
+        if self.end_line < self.line:
+            object.__setattr__(self, "end_line", self.line)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -182,42 +189,44 @@ def _string_sites(node: ast.Constant) -> Iterator[tuple[str, str]]:
 _ENV_SETTERS = {"setdefault": "env-set", "update": "env-set", "pop": "env-set", "get": "env-read"}
 
 
-def _env_sites(node: ast.AST, imports: _Imports) -> Iterator[tuple[str, str]]:
-    """(kind, variable) for CUDA variables read or written through os.environ / os.getenv / os.putenv."""
+def _env_sites(node: ast.AST, imports: _Imports) -> Iterator[tuple[str, str, int]]:
+    """(kind, variable, line) for CUDA variables read or written through os.environ / os.getenv /
+    os.putenv; the line is the variable name's (a subscript may span lines)."""
     def is_environ(e: ast.expr) -> bool:
         return imports.qualify(e) == "os.environ"
 
-    def const_keys(args: Iterable[Optional[ast.expr]]) -> Iterator[str]:
+    def const_keys(kind: str, args: Iterable[Optional[ast.expr]]) -> Iterator[tuple[str, str, int]]:
         for a in args:
             if isinstance(a, ast.Constant) and isinstance(a.value, str) and CUDA_ENV.match(a.value):
-                yield a.value
+                yield kind, a.value, a.lineno
+
+    def keywords(kind: str, call: ast.Call) -> Iterator[tuple[str, str, int]]:
+        yield from ((kind, kw.arg, kw.lineno) for kw in call.keywords if kw.arg and CUDA_ENV.match(kw.arg))
 
     if isinstance(node, ast.Subscript) and is_environ(node.value):
-        kind = "env-read" if isinstance(node.ctx, ast.Load) else "env-set"
-        yield from ((kind, k) for k in const_keys([node.slice]))
+        yield from const_keys("env-read" if isinstance(node.ctx, ast.Load) else "env-set", [node.slice])
     elif isinstance(node, ast.Call):
         func = node.func
         name = imports.qualify(func)
         if isinstance(func, ast.Attribute) and is_environ(func.value) and func.attr in _ENV_SETTERS:
             kind = _ENV_SETTERS[func.attr]
-            yield from ((kind, k) for k in const_keys(node.args[:1]))
+            yield from const_keys(kind, node.args[:1])
             for a in node.args[:1]:
                 if isinstance(a, ast.Dict):
-                    yield from ((kind, k) for k in const_keys(a.keys))
-            yield from ((kind, kw.arg) for kw in node.keywords if kw.arg and CUDA_ENV.match(kw.arg))
+                    yield from const_keys(kind, a.keys)
+            yield from keywords(kind, node)
         elif name in ("os.getenv", "os.putenv"):
-            kind = "env-read" if name == "os.getenv" else "env-set"
-            yield from ((kind, k) for k in const_keys(node.args[:1]))
+            yield from const_keys("env-read" if name == "os.getenv" else "env-set", node.args[:1])
         elif isinstance(func, ast.Name) and func.id == "dict" and node.args and is_environ(node.args[0]):
-            yield from (("env-set", kw.arg) for kw in node.keywords if kw.arg and CUDA_ENV.match(kw.arg))
+            yield from keywords("env-set", node)
         for kw in node.keywords:  # subprocess.run(..., env={...})
             if kw.arg == "env" and isinstance(kw.value, ast.Dict):
-                yield from (("env-set", k) for k in const_keys(kw.value.keys))
+                yield from const_keys("env-set", kw.value.keys)
     elif isinstance(node, ast.Dict) and any(k is None and is_environ(v) for k, v in zip(node.keys, node.values)):
-        yield from (("env-set", k) for k in const_keys(node.keys))
+        yield from const_keys("env-set", node.keys)
     elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) \
             and is_environ(node.comparators[0]):
-        yield from (("env-read", k) for k in const_keys([node.left]))
+        yield from const_keys("env-read", [node.left])
 
 
 def python_sites(rel: str, source: bytes, local: set[str]) -> list[Site]:
@@ -241,9 +250,9 @@ def python_sites(rel: str, source: bytes, local: set[str]) -> list[Site]:
                     decorated.add(id(dec))
         elif isinstance(node, ast.Import):
             for a in node.names:
-                found.update(_import_site(rel, node.lineno, a.name, local))
+                found.update(_import_site(rel, node, a.name, local))
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.update(_import_site(rel, node.lineno, node.module, local))
+            found.update(_import_site(rel, node, node.module, local))
         elif isinstance(node, ast.Call) and id(node) not in decorated:
             name = imports.qualify(node.func)
             family = _family_of_name(name, for_call=True) if name else None
@@ -257,19 +266,20 @@ def python_sites(rel: str, source: bytes, local: set[str]) -> list[Site]:
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             for family, text in _string_sites(node):
                 found.add(Site(family, rel, node.lineno, "string", text))
-        for kind, var in _env_sites(node, imports):
-            found.add(Site("cuda_env_set" if kind == "env-set" else "cuda_env_read", rel, getattr(node, "lineno", 0), kind, var))
+        for kind, var, line in _env_sites(node, imports):
+            found.add(Site("cuda_env_set" if kind == "env-set" else "cuda_env_read", rel, line, kind, var))
     return sorted(found)
 
 
-def _import_site(rel: str, line: int, module: str, local: set[str]) -> Iterator[Site]:
+def _import_site(rel: str, node: ast.Import | ast.ImportFrom, module: str, local: set[str]) -> Iterator[Site]:
     top = module.split(".")[0]
+    line, end = node.lineno, node.end_lineno or node.lineno
     if PREBUILT_EXTENSION.match(top) and top not in local:
-        yield Site("cuda_ext", rel, line, "import", module)
+        yield Site("cuda_ext", rel, line, "import", module, end)
         return
     for f in FAMILIES:
         if _under(module, f.modules) and top not in local:
-            yield Site(f.name, rel, line, "import", module)
+            yield Site(f.name, rel, line, "import", module, end)
 
 
 def config_sites(rel: str, text: str) -> list[Site]:

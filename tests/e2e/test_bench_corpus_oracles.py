@@ -7,6 +7,7 @@ import sys
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
 
 import harmful_edits  # noqa: E402
+import modern_corpus  # noqa: E402
 import modern_sites  # noqa: E402
 
 PROGRAM = b'''import os
@@ -59,6 +60,15 @@ def test_modern_sites_of_a_program() -> None:
 def test_a_module_of_the_tree_is_no_prebuilt_extension() -> None:
     assert sites(b"import rotary_emb\n", frozenset({"rotary_emb"})) == set()
     assert sites(b"import selective_scan_cuda\n") == {("cuda_ext", 1, "import")}
+
+
+def test_sites_on_several_lines() -> None:
+    source = b'import os\nos.environ[\n    "NCCL_ALGO"\n] = "Ring"\nfrom flash_attn import (\n    flash_attn_func,\n)\n'
+    found = modern_sites.python_sites("t.py", source, set())
+    assert [(s.family, s.line, s.end_line) for s in found] == [("cuda_env_set", 3, 3), ("flash_attn", 5, 7)]
+    import_site = found[1]
+    assert modern_corpus.has_finding(import_site, {"t.py": [(6, 6)]})
+    assert not modern_corpus.has_finding(import_site, {"t.py": [(8, 8)], "u.py": [(5, 5)]})
 
 
 def test_config_sites() -> None:
