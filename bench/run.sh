@@ -10,7 +10,8 @@
 #   QUICK=1 bash bench/run.sh    # smoke run: small inputs, one run each, written to $OUT_DIR
 #                                # (default /tmp/banjia-bench-quick), never over BENCHMARKS.md
 # Environment: PYTHON (default .venv/bin/python: numpy and torch), BENCH_CACHE (the peers' venv and
-# sources; default ~/.cache/banjia-bench), BENCH_MIRROR (local git mirrors to export sources from).
+# sources, the modern corpus and its venv; default ~/.cache/banjia-bench), BENCH_MIRROR (local git
+# mirrors to export sources from).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 QUICK=${QUICK:-0}
@@ -26,7 +27,10 @@ cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DBANJIA_BENCH=O
 cmake --build build-release --target banjia banjia_micro banjia_tokdump >/dev/null
 B=build-release/src/banjia
 bash bench/peers_setup.sh >/dev/null
+PYTHON="$PYTHON" bash bench/corpus_setup.sh >/dev/null  # bench/corpus.tsv at its pinned commits, and corpus-venv
 PEER_PY=$BENCH_CACHE/venv/bin/python
+CORPUS_PY=$BENCH_CACHE/corpus-venv/bin/python
+[ -x "$CORPUS_PY" ] || CORPUS_PY=$PYTHON  # corpus_runs.py then reports nanochat's missing imports
 TORCH_DIR=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/torch
 TMP=$(mktemp)
 export GLANCE=$TMP.glance  # the peer scripts append their headline row here (peerlib.glance)
@@ -72,7 +76,7 @@ src_commit() { cat "$BENCH_CACHE/src/$1/.source_commit" 2>/dev/null | cut -c1-12
   echo "- Scheduling policy of the measured processes: $(chrt -p $$ | sed -n '1s/.*: //p') (priority $(chrt -p $$ | sed -n '2s/.*: //p'))"
   echo "- banjia $($B --version), $(g++ --version | head -1), Release build, commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src data 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "- Python $("$PYTHON" -c 'import sys; print(sys.version.split()[0])') (\`${PYTHON#$PWD/}\`), numpy $("$PYTHON" -c 'import numpy; print(numpy.__version__)'), torch $("$PYTHON" -c 'import torch; print(torch.__version__)' 2>/dev/null)"
-  echo "- Peers, installed by \`bench/peers_setup.sh\` into \`\$BENCH_CACHE/venv\` (Python $("$PEER_PY" -c 'import sys; print(sys.version.split()[0])' 2>/dev/null || echo '?')): HolisticTraceAnalysis $(peer_version HolisticTraceAnalysis hta), mindstudio-probe $(peer_version mindstudio-probe msprobe), msprof-analyze $(peer_version msprof-analyze msprof_analyze), torch $(peer_version torch torch); msFmkTransplt from Ascend mstt $(src_commit mstt) (with libcst $(peer_version libcst msfmktransplt_deps), jedi $(peer_version jedi msfmktransplt_deps)); projects migrated: pytorch/examples $(src_commit examples), karpathy/nanoGPT $(src_commit nanoGPT)"
+  echo "- Peers, installed by \`bench/peers_setup.sh\` into \`\$BENCH_CACHE/venv\` (Python $("$PEER_PY" -c 'import sys; print(sys.version.split()[0])' 2>/dev/null || echo '?')): HolisticTraceAnalysis $(peer_version HolisticTraceAnalysis hta), mindstudio-probe $(peer_version mindstudio-probe msprobe), msprof-analyze $(peer_version msprof-analyze msprof_analyze), torch $(peer_version torch torch); msFmkTransplt from Ascend mstt $(src_commit mstt) (with libcst $(peer_version libcst msfmktransplt_deps), jedi $(peer_version jedi msfmktransplt_deps)); projects migrated: pytorch/examples $(src_commit examples), karpathy/nanoGPT $(src_commit nanoGPT); modern corpus: the repositories of \`bench/corpus.tsv\` at their pinned commits"
 } >"$TMP"
 
 if [ "$QUICK" = 1 ]; then SIZE=50; SYN=10; Q=--quick; PAIRS="--pairs 8 --numel 1048576"; else SIZE=1000; SYN=50; Q=; PAIRS=; fi
@@ -91,6 +95,11 @@ section compare "compare vs msprobe compare (the same dumps in msprobe's layout)
 # shellcheck disable=SC2086
 section migrate "migrate vs msFmkTransplt (pytorch/examples, nanoGPT, examples/cifar_ddp)" \
   "$PYTHON" bench/migrate_peers.py --banjia "$B" --runs "$RUNS" --peer-runs "$PEER_RUNS" $Q
+# shellcheck disable=SC2086
+section modern_corpus "scan and migrate on modern LLM code bases (bench/corpus.tsv at pinned commits; independent oracles)" \
+  "$PYTHON" bench/modern_corpus.py --banjia "$B" --runs "$PEER_RUNS" $Q --json "$OUT_DIR/bench/results/modern_corpus.json"
+section corpus_runs "migrated modern code bases on the simulated NPU (tiny runs of their own entry points)" \
+  "$CORPUS_PY" bench/corpus_runs.py --banjia "$B" --json "$OUT_DIR/bench/results/corpus_runs.json"
 section scan "scan and migrate vs ast.parse (stand-in; the torch package of .venv)" \
   "$PYTHON" bench/scan_bench.py --banjia "$B" --runs "$PEER_RUNS" --tree "$TORCH_DIR"
 section startup "start-up: small commands vs starting Python (stand-in)" \
