@@ -4,6 +4,8 @@
 #include <optional>
 #include <tuple>
 
+#include "rules/safety/rewrite_safety.h"
+
 namespace banjia::rules {
 
 std::vector<PyMatch> match_python(const PythonAnalysis& a, const RuleCatalog& rules, const TreeContext* tree) {
@@ -11,6 +13,7 @@ std::vector<PyMatch> match_python(const PythonAnalysis& a, const RuleCatalog& ru
   const MatchContext context{a, rules, tree, builtin_env_names()};
   for (const MatchKindEntry& kind : match_kinds())
     if (kind.match) kind.match(context, out);
+  make_rewrites_safe(a, rules, out);
   std::stable_sort(out.begin(), out.end(), [](const PyMatch& x, const PyMatch& y) {
     return std::tie(x.first_tok, x.rule->id) < std::tie(y.first_tok, y.rule->id);
   });
@@ -23,6 +26,7 @@ std::vector<PyMatch> match_python(const PythonAnalysis& a, const RuleCatalog& ru
     if (std::find(edited.begin(), edited.end(), range) != edited.end()) {
       m.edit.reset();
       m.closing_edit.reset();
+      m.inserts.clear();
     } else {
       edited.push_back(range);
     }
