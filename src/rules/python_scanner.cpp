@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <tuple>
+#include <unordered_set>
 
 #include "rules/safety/rewrite_safety.h"
 
@@ -18,17 +19,15 @@ std::vector<PyMatch> match_python(const PythonAnalysis& a, const RuleCatalog& ru
     return std::tie(x.first_tok, x.rule->id) < std::tie(y.first_tok, y.rule->id);
   });
   // Several matches may carry the same edit (two names imported from `torch.cuda.amp` share its
-  // `cuda` token): keep the first, so each byte range is edited once.
-  std::vector<std::pair<uint32_t, uint32_t>> edited;
+  // `cuda` token): keep the first, so each byte range is edited once. A set, not a list: a file can
+  // hold hundreds of thousands of edits.
+  std::unordered_set<uint64_t> edited;
   for (auto& m : out) {
     if (!m.edit) continue;
-    auto range = std::make_pair(m.edit->begin, m.edit->end);
-    if (std::find(edited.begin(), edited.end(), range) != edited.end()) {
+    if (!edited.insert((uint64_t{m.edit->begin} << 32) | m.edit->end).second) {
       m.edit.reset();
       m.closing_edit.reset();
       m.inserts.clear();
-    } else {
-      edited.push_back(range);
     }
   }
   return out;

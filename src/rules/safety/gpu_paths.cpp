@@ -102,24 +102,24 @@ bool is_cuda_use(const PyMatch& m) { return !std::holds_alternative<GpuPathMatch
 
 }  // namespace
 
-void keep_gpu_paths(const PythonAnalysis& a, const RuleCatalog& rules, const Blocks& b, std::vector<PyMatch>& matches) {
+void keep_gpu_paths(const PythonAnalysis& a, const RuleCatalog& rules, const Blocks& b, Blocker& blocker) {
+  std::vector<PyMatch>& matches = blocker.matches();
   const auto& kinds = rules.of_kind<GpuPathMatch>();
   if (kinds.empty()) return;
   const uint32_t evidence = npu_branch_evidence(a);
   if (evidence == python::kNoIndex) return;
   const auto arms = gpu_arms(a, b);
   if (arms.empty()) return;
-  auto in_arm = [&](const PyMatch& m) {
-    const uint32_t si = sig_of_token(a, m.first_tok);
-    return std::any_of(arms.begin(), arms.end(), [&](const SigRange& r) { return r.first <= si && si <= r.last; });
-  };
+  std::vector<char> in_arms(a.view.sig.size(), 0);
+  for (const SigRange& r : arms) std::fill(in_arms.begin() + r.first, in_arms.begin() + r.last + 1, 1);
+  auto in_arm = [&](const PyMatch& m) { return in_arms[sig_of_token(a, m.first_tok)] != 0; };
   std::vector<uint32_t> lines;
   const std::string why = "in a GPU branch of code that already supports the NPU: kept as it is";
   for (size_t i = 0; i < matches.size(); ++i) {
     if (!is_cuda_use(matches[i]) || !in_arm(matches[i])) continue;
     lines.push_back(line_of_token(a, matches[i].first_tok));
     // A use rewritten through its import would change with that import: the import stays too.
-    block(a, matches, i, why, PyMatch::Hold::nvidia_path);
+    blocker.block(i, why, PyMatch::Hold::nvidia_path);
   }
   if (lines.empty()) return;
   std::erase_if(matches, [&](const PyMatch& m) { return m.blocked && m.message == why && in_arm(m); });

@@ -12,6 +12,7 @@
 // changes.
 #include <algorithm>
 #include <optional>
+#include <unordered_map>
 
 #include "rules/safety/safety_parts.h"
 #include "rules/safety/vendor_terms.h"
@@ -113,18 +114,51 @@ std::string stored_under(const PythonAnalysis& a, SigRange expr) {
   return std::string(python::chain_last_name(a.view, slot.targets[0]));
 }
 
-bool test_names(const PythonAnalysis& a, uint32_t stmt, std::string_view name) {
-  const auto& st = a.view.statements[stmt];
-  for (uint32_t si = st.first_sig + 1; si < st.last_sig; ++si)
-    if (a.sig_is_name(si) && a.sig_text(si) == name && !a.sig_is_op(si + 1, "(")) return true;
-  return false;
+bool is_test_header(const PythonAnalysis& a, uint32_t stmt) {
+  return is_header(a, stmt, "if") || is_header(a, stmt, "elif") || is_header(a, stmt, "while");
 }
 
+// Per name: the if/elif/while headers that test it and the statements that assign it, in order.
+// Built once per file, the first time a check's result is stored under a name.
+class NameTests {
+ public:
+  explicit NameTests(const PythonAnalysis& a) : a_(a) {}
+  struct Uses {
+    std::vector<uint32_t> tests, assignments;
+  };
+  const Uses& of(std::string_view name) {
+    if (!built_) build();
+    static const Uses none;
+    auto it = by_name_.find(name);
+    return it == by_name_.end() ? none : it->second;
+  }
+
+ private:
+  void build() {
+    built_ = true;
+    const auto& v = a_.view;
+    for (uint32_t s = 0; s < v.statements.size(); ++s) {
+      const auto& st = v.statements[s];
+      const bool test = is_test_header(a_, s);
+      for (uint32_t si = st.first_sig; si <= st.last_sig; ++si) {
+        if (!a_.sig_is_name(si)) continue;
+        Uses& u = by_name_[a_.sig_text(si)];
+        if (test && si > st.first_sig && si < st.last_sig && !a_.sig_is_op(si + 1, "(") && (u.tests.empty() || u.tests.back() != s))
+          u.tests.push_back(s);
+        if (!test && a_.sig_is_op(si + 1, "=") && (u.assignments.empty() || u.assignments.back() != s)) u.assignments.push_back(s);
+      }
+    }
+  }
+  const PythonAnalysis& a_;
+  bool built_ = false;
+  std::unordered_map<std::string_view, Uses> by_name_;
+};
+
 // Everything the check selects: the code of its header, or the rest of its statement and the code of
-// the headers that test the name it is stored under.
-std::vector<SigRange> selected_code(const PythonAnalysis& a, const Blocks& b, const Check& c) {
+// the headers that test the name it is stored under, up to where that name is assigned again.
+std::vector<SigRange> selected_code(const PythonAnalysis& a, const Blocks& b, NameTests& names, const Check& c) {
   std::vector<SigRange> out;
-  if (is_header(a, c.stmt, "if") || is_header(a, c.stmt, "elif") || is_header(a, c.stmt, "while")) {
+  if (is_test_header(a, c.stmt)) {
     add_selected(a, b, c.stmt, c.negated, out);
     return out;
   }
@@ -132,18 +166,15 @@ std::vector<SigRange> selected_code(const PythonAnalysis& a, const Blocks& b, co
   out.push_back({st.first_sig, st.last_sig});
   const std::string name = stored_under(a, c.expr);
   if (name.empty()) return out;
-  for (uint32_t s = c.stmt + 1; s < a.view.statements.size(); ++s)
-    if ((is_header(a, s, "if") || is_header(a, s, "elif") || is_header(a, s, "while")) && test_names(a, s, name)) {
-      const auto& hs = a.view.statements[s];
-      const bool negated = hs.first_sig + 1 < hs.last_sig && a.sig_is(hs.first_sig + 1, "not");
-      add_selected(a, b, s, negated, out);
-    }
+  const NameTests::Uses& uses = names.of(name);
+  const auto next = std::upper_bound(uses.assignments.begin(), uses.assignments.end(), c.stmt);
+  const uint32_t until = next == uses.assignments.end() ? UINT32_MAX : *next;
+  for (auto it = std::upper_bound(uses.tests.begin(), uses.tests.end(), c.stmt); it != uses.tests.end() && *it < until; ++it) {
+    const auto& hs = a.view.statements[*it];
+    const bool negated = hs.first_sig + 1 < hs.last_sig && a.sig_is(hs.first_sig + 1, "not");
+    add_selected(a, b, *it, negated, out);
+  }
   return out;
-}
-
-bool within(const std::vector<SigRange>& ranges, const SigRange& outside, uint32_t si) {
-  if (outside.first <= si && si <= outside.last) return false;
-  return std::any_of(ranges.begin(), ranges.end(), [&](const SigRange& r) { return r.first <= si && si <= r.last; });
 }
 
 std::string quoted(std::string_view s) { return "`" + std::string(s) + "`"; }
@@ -182,7 +213,8 @@ std::string nvidia_only_code(const PythonAnalysis& a, const std::vector<SigRange
 
 }  // namespace
 
-void block_unsafe_checks(const PythonAnalysis& a, const Blocks& b, std::vector<PyMatch>& matches) {
+void block_unsafe_checks(const PythonAnalysis& a, const Blocks& b, Blocker& blocker) {
+  std::vector<PyMatch>& matches = blocker.matches();
   std::vector<Check> checks;
   for (size_t i = 0; i < matches.size(); ++i)
     if (auto c = check_of(a, matches, i)) checks.push_back(*c);
@@ -191,54 +223,63 @@ void block_unsafe_checks(const PythonAnalysis& a, const Blocks& b, std::vector<P
   std::stable_sort(checks.begin(), checks.end(), [](const Check& x, const Check& y) { return x.expr.first > y.expr.first; });
   const VendorTerms& terms = vendor_terms();
   std::vector<std::vector<SigRange>> code(checks.size());
-  for (size_t k = 0; k < checks.size(); ++k) code[k] = selected_code(a, b, checks[k]);
-  // Checks that stay: what they select is false on an NPU, so its CUDA uses do not run there.
-  std::vector<bool> kept(checks.size(), false);
-  auto under_kept_check = [&](uint32_t si) {
-    for (size_t j = 0; j < checks.size(); ++j)
-      if (kept[j] && within(code[j], checks[j].expr, si)) return true;
-    return false;
+  NameTests names(a);
+  for (size_t k = 0; k < checks.size(); ++k) code[k] = selected_code(a, b, names, checks[k]);
+  // The matches by first sig, so that a check visits only the matches in the code it selects: the
+  // work stays proportional to the file, not to checks times matches.
+  std::vector<std::pair<uint32_t, size_t>> by_sig;
+  by_sig.reserve(matches.size());
+  for (size_t i = 0; i < matches.size(); ++i) by_sig.emplace_back(sig_of_token(a, matches[i].first_tok), i);
+  std::sort(by_sig.begin(), by_sig.end());
+  auto for_each_selected = [&](size_t k, auto&& fn) {
+    for (const SigRange& r : code[k])
+      for (auto it = std::lower_bound(by_sig.begin(), by_sig.end(), std::make_pair(r.first, size_t{0}));
+           it != by_sig.end() && it->first <= r.last; ++it)
+        if (it->second != checks[k].match && !(checks[k].expr.first <= it->first && it->first <= checks[k].expr.last))
+          if (fn(it->second)) return;
   };
-  auto keep_selected = [&](size_t k) {
-    kept[k] = true;
-    const std::string why = "kept with the CUDA check on line " + std::to_string(a.sig_token(checks[k].expr.first).line) +
-                            ", which selects this code and stays";
-    for (size_t j = 0; j < matches.size(); ++j)
-      if (j != checks[k].match && applies(matches[j]) && within(code[k], checks[k].expr, sig_of_token(a, matches[j].first_tok)))
-        block(a, matches, j, why, PyMatch::Hold::nvidia_path);
+  // Code under a check that stays is false on an NPU: its CUDA uses do not run there.
+  std::vector<char> under_kept(a.view.sig.size(), 0);
+  auto under_kept_check = [&](uint32_t si) { return si < under_kept.size() && under_kept[si]; };
+  // Keeps check k and the code it selects; returns how many CUDA uses that leaves through imports.
+  auto keep = [&](size_t k, const std::string& why) {
+    size_t left = blocker.block(checks[k].match, "not rewritten: " + why, PyMatch::Hold::nvidia_path);
+    for (const SigRange& r : code[k]) std::fill(under_kept.begin() + r.first, under_kept.begin() + r.last + 1, 1);
+    const std::string with = "kept with the CUDA check on line " + std::to_string(a.sig_token(checks[k].expr.first).line) +
+                             ", which selects this code and stays";
+    for_each_selected(k, [&](size_t j) {
+      if (applies(matches[j])) left += blocker.block(j, with, PyMatch::Hold::nvidia_path);
+      return false;
+    });
+    return left;
   };
   // (a) and (b) do not depend on other decisions.
   for (size_t k = 0; k < checks.size(); ++k) {
     if (!applies(matches[checks[k].match])) continue;
-    std::string why;
     const std::string name = stored_under(a, checks[k].expr);
-    if (!name.empty() && terms.names_vendor(name))
-      why = "its result is stored as " + quoted(name) + ", a name for an NVIDIA GPU";
-    else
-      why = nvidia_only_code(a, code[k], checks[k].expr, under_kept_check);
-    if (why.empty()) continue;
-    block(a, matches, checks[k].match, "not rewritten: " + why + "; on an NPU this check must stay false (the NVIDIA path)",
-          PyMatch::Hold::nvidia_path);
-    keep_selected(k);
+    const std::string why = !name.empty() && terms.names_vendor(name)
+                                ? "its result is stored as " + quoted(name) + ", a name for an NVIDIA GPU"
+                                : nvidia_only_code(a, code[k], checks[k].expr, under_kept_check);
+    if (!why.empty()) keep(k, why + "; on an NPU this check must stay false (the NVIDIA path)");
   }
-  // (c), until no check changes.
+  // (c), inner checks first; again while a blocked import leaves new CUDA uses behind.
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t k = 0; k < checks.size(); ++k) {
       if (!applies(matches[checks[k].match])) continue;
-      for (size_t j = 0; j < matches.size(); ++j) {
-        const PyMatch& m = matches[j];
-        const uint32_t si = sig_of_token(a, m.first_tok);
-        if (j == checks[k].match || !is_leftover(m) || !within(code[k], checks[k].expr, si) || under_kept_check(si)) continue;
-        block(a, matches, checks[k].match,
-              "not rewritten: the code it selects keeps a CUDA use that is not rewritten (line " +
-                  std::to_string(line_of_token(a, m.first_tok)) + ": " + quoted(span_text(a, m)) +
-                  "); rewriting only this check would run that on the NPU: migrate it first, then this check",
-              PyMatch::Hold::nvidia_path);
-        keep_selected(k);
-        changed = true;
-        break;
-      }
+      size_t stays = matches.size();
+      for_each_selected(k, [&](size_t j) {
+        const bool found = is_leftover(matches[j]) && !under_kept_check(sig_of_token(a, matches[j].first_tok));
+        if (found) stays = j;
+        return found;
+      });
+      if (stays == matches.size()) continue;
+      // Only a CUDA use left behind by a blocked import can change what checks already visited select.
+      changed = keep(k, "the code it selects keeps a CUDA use that is not rewritten (line " +
+                            std::to_string(line_of_token(a, matches[stays].first_tok)) + ": " +
+                            quoted(span_text(a, matches[stays])) +
+                            "); rewriting only this check would run that on the NPU: migrate it first, then this check") > 0 ||
+                changed;
     }
   }
 }

@@ -4,6 +4,7 @@
 // in older releases; unset in newer ones). Where the result is compared, unpacked, indexed or read
 // for such a field, the rewrite would fail (TypeError at import) or decide wrongly on an NPU.
 #include <algorithm>
+#include <unordered_map>
 
 #include "rules/safety/safety_parts.h"
 
@@ -88,13 +89,32 @@ ResultUse classify(const PythonAnalysis& a, SigRange e, std::string& target) {
   }
 }
 
-// The uses of a name after statement `after_stmt`: each occurrence (a Name, or the last name of a
-// chain such as self.cap) classified where it stands.
-void uses_of_name(const PythonAnalysis& a, std::string_view name, uint32_t after_sig, std::vector<ResultUse>& out) {
-  const auto& v = a.view;
-  for (uint32_t si = after_sig + 1; si < v.sig.size(); ++si) {
-    if (!a.sig_is_name(si) || a.sig_text(si) != name) continue;
-    if (a.sig_is_op(si + 1, "=") ) continue;  // assigned again: not a read
+// Where each name occurs (sig indices, in order), built once per file and only when a result is stored.
+class NameIndex {
+ public:
+  explicit NameIndex(const PythonAnalysis& a) : a_(a) {}
+  const std::vector<uint32_t>& occurrences(std::string_view name) {
+    if (by_name_.empty())
+      for (uint32_t si = 0; si < a_.view.sig.size(); ++si)
+        if (a_.sig_is_name(si)) by_name_[a_.sig_text(si)].push_back(si);
+    static const std::vector<uint32_t> none;
+    auto it = by_name_.find(name);
+    return it == by_name_.end() ? none : it->second;
+  }
+
+ private:
+  const PythonAnalysis& a_;
+  std::unordered_map<std::string_view, std::vector<uint32_t>> by_name_;
+};
+
+// The reads of a name after sig index `after_sig`, up to where it is assigned again: each occurrence
+// (a Name, or the last name of a chain such as self.cap) classified where it stands.
+void uses_of_name(const PythonAnalysis& a, NameIndex& names, std::string_view name, uint32_t after_sig,
+                  std::vector<ResultUse>& out) {
+  const auto& at = names.occurrences(name);
+  for (auto it = std::upper_bound(at.begin(), at.end(), after_sig); it != at.end(); ++it) {
+    const uint32_t si = *it;
+    if (a.sig_is_op(si + 1, "=")) break;  // assigned again: later reads see another value
     uint32_t first = si;
     while (first >= 2 && a.sig_is_op(first - 1, ".") && a.sig_is_name(first - 2)) first -= 2;
     std::string ignored;
@@ -102,12 +122,12 @@ void uses_of_name(const PythonAnalysis& a, std::string_view name, uint32_t after
   }
 }
 
-std::vector<ResultUse> result_uses(const PythonAnalysis& a, SigRange call) {
+std::vector<ResultUse> result_uses(const PythonAnalysis& a, NameIndex& names, SigRange call) {
   std::string target;
   std::vector<ResultUse> uses{classify(a, call, target)};
   if (!target.empty()) {
     uses.clear();
-    uses_of_name(a, target, a.view.statements[statement_of(a, call.first)].last_sig, uses);
+    uses_of_name(a, names, target, a.view.statements[statement_of(a, call.first)].last_sig, uses);
   }
   return uses;
 }
@@ -138,7 +158,9 @@ const ResultUse* first_unsafe(const std::vector<ResultUse>& uses, const Qualifie
 
 }  // namespace
 
-void block_unsafe_results(const PythonAnalysis& a, std::vector<PyMatch>& matches) {
+void block_unsafe_results(const PythonAnalysis& a, Blocker& blocker) {
+  std::vector<PyMatch>& matches = blocker.matches();
+  NameIndex names(a);
   for (size_t i = 0; i < matches.size(); ++i) {
     const PyMatch& m = matches[i];
     if (m.blocked || m.rule->fix != FixKind::automatic || !std::holds_alternative<QualifiedMatch>(m.rule->match)) continue;
@@ -149,7 +171,7 @@ void block_unsafe_results(const PythonAnalysis& a, std::vector<PyMatch>& matches
     if (!ref || ref->first_sig != first) continue;  // an import: its uses decide
     std::vector<ResultUse> uses;
     if (ref->is_call && a.view.match[ref->call_open_sig] > 0)
-      uses = result_uses(a, {ref->first_sig, static_cast<uint32_t>(a.view.match[ref->call_open_sig])});
+      uses = result_uses(a, names, {ref->first_sig, static_cast<uint32_t>(a.view.match[ref->call_open_sig])});
     else
       uses.push_back({UseKind::passed_on, {}, a.sig_token(first).line});  // the function itself is passed on
     const ResultUse* bad = first_unsafe(uses, q);
@@ -157,7 +179,7 @@ void block_unsafe_results(const PythonAnalysis& a, std::vector<PyMatch>& matches
     const std::string why = (m.rule->caution.empty() ? m.rule->message : m.rule->caution) + "; here " + describe(*bad) +
                             " (line " + std::to_string(bad->line) +
                             "), which fails or decides wrongly on an NPU: not rewritten, decide by hand what it means there";
-    block(a, matches, i, why);
+    blocker.block(i, why);
   }
 }
 

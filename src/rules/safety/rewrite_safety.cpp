@@ -56,28 +56,37 @@ bool in_statement(const PythonAnalysis& a, uint32_t tok, uint32_t stmt) {
 
 }  // namespace
 
-void block(const PythonAnalysis& a, std::vector<PyMatch>& all, size_t index, const std::string& why, PyMatch::Hold hold) {
-  const python::ImportBinding* import = carrying_import(a, all[index]);
-  set_blocked(all[index], why, hold);
-  if (!import) return;
+size_t Blocker::block(size_t index, const std::string& why, PyMatch::Hold hold) {
+  const python::ImportBinding* import = carrying_import(a_, matches_[index]);
+  set_blocked(matches_[index], why, hold);
+  return import ? block_import(import->stmt, matches_[index].first_tok) : 0;
+}
+
+size_t Blocker::block_import(uint32_t stmt, uint32_t use_tok) {
+  if (std::find(blocked_imports_.begin(), blocked_imports_.end(), stmt) != blocked_imports_.end()) return 0;
+  blocked_imports_.push_back(stmt);
   // The import statement stays as written: its edits go, and so do the uses that relied on them.
-  const uint32_t stmt = import->stmt;
-  const std::string stays = "imported on line " + std::to_string(line_of_token(a, import->first_tok)) +
+  // What the import leaves unrewritten stays as CUDA code wherever it is used: a risk on the NPU.
+  const std::string stays = "imported on line " + std::to_string(a_.view.statements[stmt].first_sig < a_.view.sig.size()
+                                                                    ? a_.sig_token(a_.view.statements[stmt].first_sig).line
+                                                                    : 0) +
                             " by an import that stays (a use of it is not rewritten: line " +
-                            std::to_string(line_of_token(a, all[index].first_tok)) + "); rewrite by hand";
-  std::vector<std::string> locals;
-  for (const auto& b : a.imports.bindings)
+                            std::to_string(line_of_token(a_, use_tok)) + "); rewrite by hand";
+  std::vector<std::string_view> locals;
+  for (const auto& b : a_.imports.bindings)
     if (b.stmt == stmt) locals.push_back(b.local);
-  for (size_t i = 0; i < all.size(); ++i) {
-    PyMatch& m = all[i];
-    if (i == index || m.blocked) continue;
-    const bool of_statement = in_statement(a, m.first_tok, stmt);
-    const std::string_view head = a.tokens.tokens[m.first_tok].text(a.text());
-    const bool relies = !m.edit && m.rule->fix == FixKind::automatic &&
-                        std::find(locals.begin(), locals.end(), head) != locals.end();
-    // What the import leaves unrewritten stays as CUDA code wherever it is used: a risk on the NPU.
-    if ((of_statement && m.edit) || (!of_statement && relies)) set_blocked(m, stays, PyMatch::Hold::crash_risk);
+  size_t n = 0;
+  for (PyMatch& m : matches_) {
+    if (m.blocked) continue;
+    const bool of_statement = in_statement(a_, m.first_tok, stmt);
+    const std::string_view head = a_.tokens.tokens[m.first_tok].text(a_.text());
+    const bool relies = !m.edit && m.rule->fix == FixKind::automatic && std::find(locals.begin(), locals.end(), head) != locals.end();
+    if ((of_statement && m.edit) || (!of_statement && relies)) {
+      set_blocked(m, stays, PyMatch::Hold::crash_risk);
+      ++n;
+    }
   }
+  return n;
 }
 
 }  // namespace safety
@@ -90,9 +99,10 @@ bool is_gpu_path_rule(std::string_view id) {
 void make_rewrites_safe(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& matches) {
   if (matches.empty()) return;
   const Blocks b = block_structure(a);
-  safety::keep_gpu_paths(a, rules, b, matches);
-  safety::block_unsafe_results(a, matches);
-  safety::block_unsafe_checks(a, b, matches);
+  safety::Blocker blocker(a, matches);
+  safety::keep_gpu_paths(a, rules, b, blocker);
+  safety::block_unsafe_results(a, blocker);
+  safety::block_unsafe_checks(a, b, blocker);
 }
 
 }  // namespace banjia::rules
