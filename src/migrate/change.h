@@ -16,6 +16,7 @@ struct Change {
   std::string before;
   std::string after;
   FixKind fix = FixKind::automatic;
+  std::string caution;  // what the code around the change must respect (the rule's caution)
 };
 
 struct FileRewrite {
@@ -24,6 +25,7 @@ struct FileRewrite {
   std::string rewritten;          // bytes to write (== original when nothing changed)
   std::vector<Change> changes;
   std::vector<Finding> leftovers; // manual / unsupported / advisory items, and input errors
+  std::vector<Finding> gpu_paths; // the file already branches on the NPU: its GPU branches stay (information)
   rules::TreeQuestions questions;  // device values only the rest of the tree can resolve
   bool changed() const { return rewritten != original; }
 };

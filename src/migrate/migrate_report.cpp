@@ -1,11 +1,36 @@
 #include "migrate/migrate_report.h"
 
+#include <map>
+#include <utility>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "common/json_writer.h"
 #include "common/report.h"
 
 namespace banjia::migrate {
+
+namespace {
+
+// Per rule with a caution: the caution once, then where its changes are (the code around them must
+// respect it).
+std::string cautions_text(const MigratePlan& plan) {
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> by_rule;
+  for (const auto& pf : plan.files)
+    for (const auto& c : pf.rewrite.changes)
+      if (!c.caution.empty()) by_rule[{c.rule, c.caution}].push_back(fmt::format("{}:{}", c.file, c.line));
+  if (by_rule.empty()) return {};
+  std::string out = "  check the code around these changes:\n";
+  for (const auto& [key, places] : by_rule) {
+    out += fmt::format("    [{}] {}\n", key.first, key.second);
+    for (size_t i = 0; i < places.size() && i < 10; ++i) out += fmt::format("      {}\n", places[i]);
+    if (places.size() > 10) out += fmt::format("      ... and {} more (see --report)\n", places.size() - 10);
+  }
+  return out;
+}
+
+}  // namespace
 
 MigrateTotals totals(const MigratePlan& plan) {
   MigrateTotals t;
@@ -17,6 +42,7 @@ MigrateTotals totals(const MigratePlan& plan) {
       ++t.edits;
       ++t.edits_by_rule[c.rule];
     }
+    if (!fr.gpu_paths.empty()) ++t.npu_aware_files;
     for (const auto& f : fr.leftovers) {
       if (f.rule == "input-error") ++t.errors;
       else ++t.leftovers;
@@ -34,6 +60,12 @@ std::string summary_text(const MigratePlan& plan, const MigrateTotals& t, const 
   if (!t.edits_by_rule.empty()) {
     out += "  edits by rule:\n";
     for (const auto& [r, n] : t.edits_by_rule) out += fmt::format("    {:<28} {:>5}\n", r, n);
+  }
+  out += cautions_text(plan);
+  if (t.npu_aware_files) {
+    out += fmt::format("  already support the NPU (CUDA branches kept as the GPU path): {} files\n", t.npu_aware_files);
+    for (const auto& pf : plan.files)
+      for (const auto& f : pf.rewrite.gpu_paths) out += fmt::format("    {}:{}: {}\n", f.file, f.line, f.message);
   }
   if (!t.leftovers_by_rule.empty()) {
     out += "  left for a person, by rule:\n";
@@ -61,6 +93,7 @@ std::string report_json(const MigratePlan& plan, const MigrateTotals& t, const M
   w.field("edits", static_cast<uint64_t>(t.edits));
   w.field("left_for_manual_work", static_cast<uint64_t>(t.leftovers));
   w.field("errors", static_cast<uint64_t>(t.errors));
+  w.field("npu_aware_files", static_cast<uint64_t>(t.npu_aware_files));
   w.key("edits_by_rule").begin_object();
   for (const auto& [r, n] : t.edits_by_rule) w.field(r, static_cast<uint64_t>(n));
   w.end_object();
@@ -69,8 +102,15 @@ std::string report_json(const MigratePlan& plan, const MigrateTotals& t, const M
   for (const auto& pf : plan.files)
     for (const auto& c : pf.rewrite.changes) {
       w.begin_object().field("file", c.file).field("line", c.line).field("column", c.column).field("rule", c.rule);
-      w.field("before", c.before).field("after", c.after).field("fix", to_string(c.fix)).end_object();
+      w.field("before", c.before).field("after", c.after).field("fix", to_string(c.fix));
+      if (!c.caution.empty()) w.field("caution", c.caution);
+      w.end_object();
     }
+  w.end_array();
+  w.key("gpu_paths_kept").begin_array();
+  for (const auto& pf : plan.files)
+    for (const auto& f : pf.rewrite.gpu_paths)
+      w.begin_object().field("file", f.file).field("line", f.line).field("message", f.message).end_object();
   w.end_array();
   w.key("manual").begin_array();
   for (const auto& pf : plan.files)

@@ -82,20 +82,24 @@ std::vector<rules::TextEdit> non_overlapping(std::vector<rules::TextEdit> edits)
   return out;
 }
 
-// The closing insertion of each applied edit that has one; where it would fall inside another
-// edit, the opening edit is dropped too (never half a pair of parentheses).
+// The closing insertion and the inserted keywords of each applied edit that has them; where one would
+// fall inside another edit, the opening edit is dropped too (never half a pair of parentheses, never
+// half a call).
 void add_closing_edits(const std::vector<rules::PyMatch>& matches, std::vector<rules::TextEdit>& edits) {
   std::vector<rules::TextEdit> closings;
   for (const auto& m : matches) {
-    if (!m.edit || !m.closing_edit) continue;
+    if (!m.edit || (!m.closing_edit && m.inserts.empty())) continue;
     auto opening = std::find_if(edits.begin(), edits.end(), [&](const auto& e) {
       return e.begin == m.edit->begin && e.end == m.edit->end && e.text == m.edit->text;
     });
     if (opening == edits.end()) continue;
-    const uint32_t at = m.closing_edit->begin;
-    const bool inside = std::any_of(edits.begin(), edits.end(), [&](const auto& e) { return e.begin < at && at < e.end; });
+    std::vector<rules::TextEdit> with = m.inserts;
+    if (m.closing_edit) with.push_back(*m.closing_edit);
+    const bool inside = std::any_of(with.begin(), with.end(), [&](const auto& w) {
+      return std::any_of(edits.begin(), edits.end(), [&](const auto& e) { return e.begin < w.begin && w.begin < e.end; });
+    });
     if (inside) edits.erase(opening);
-    else closings.push_back(*m.closing_edit);
+    else closings.insert(closings.end(), with.begin(), with.end());
   }
   edits.insert(edits.end(), closings.begin(), closings.end());
 }
@@ -186,6 +190,10 @@ FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, con
   std::vector<rules::TextEdit> edits;
   for (const auto& m : matches) {
     Finding f = rules::finding_for_match(*a, m, display);
+    if (std::holds_alternative<rules::GpuPathMatch>(m.rule->match)) {
+      fr.gpu_paths.push_back(std::move(f));
+      continue;
+    }
     if (torch_rebound && m.edit && m.edit->text.find("torch.") != std::string::npos) {
       f.fix = FixKind::manual;
       f.replacement.reset();
@@ -203,6 +211,7 @@ FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, con
       c.before = std::string(a->text().substr(a->tokens.tokens[m.first_tok].begin,
                                               a->tokens.tokens[m.last_tok].end - a->tokens.tokens[m.first_tok].begin));
       c.after = f.replacement.value_or("");
+      c.caution = m.rule->caution;
       fr.changes.push_back(std::move(c));
     } else if (!(m.rule->fix == FixKind::automatic && !m.blocked)) {
       fr.leftovers.push_back(std::move(f));
@@ -281,6 +290,7 @@ FileRewrite rewrite_python(std::string_view bytes, const std::string& display, c
   fr.rewritten = std::move(again.rewritten);
   fr.changes.insert(fr.changes.end(), again.changes.begin(), again.changes.end());
   fr.leftovers = std::move(again.leftovers);
+  fr.gpu_paths = std::move(again.gpu_paths);
   fr.questions = std::move(again.questions);
   return fr;
 }

@@ -49,6 +49,18 @@ void parse_migration(const toml::table& t, Rule& r, const std::string& where) {
           }
         if (c.renames.empty()) throw InputError(where, "a rename-call rewrite needs a `names` table");
         c.positional_only = (*w)["positional_only"].value_or(false);
+        if (const toml::table* positional = (*w)["positional"].as_table())
+          for (const auto& [from, params] : *positional) {
+            const toml::array* list = params.as_array();
+            if (!list) throw InputError(where, "rewrite positional maps each name to a list of parameter names");
+            std::vector<std::string> names;
+            for (const auto& p : *list) {
+              auto s = p.value<std::string>();
+              if (!s) throw InputError(where, "rewrite positional maps each name to a list of parameter names");
+              names.push_back(*s);
+            }
+            c.positional.emplace_back(std::string(from.str()), std::move(names));
+          }
         r.rewrite_params = std::move(c);
         break;
       }
@@ -104,6 +116,7 @@ Rule parse_rule(const toml::table& t, const std::string& file, size_t index) {
   r.summary = t["summary"].value_or(std::string());
   r.message = required(t, "message", where);
   r.source = required(t, "source", where);
+  r.caution = t["caution"].value_or(std::string());
   if (auto rep = t["replacement"].value<std::string>()) r.replacement = *rep;
   r.min_torch_npu = t["min_torch_npu"].value_or(std::string());
   if (!r.min_torch_npu.empty()) {
@@ -150,6 +163,7 @@ Rule parse_rule(const toml::table& t, const std::string& file, size_t index) {
         form->severity = *k;
       }
       if (auto msg = (*tt)["message"].value<std::string>()) form->message = *msg;
+      if (auto caution = (*tt)["caution"].value<std::string>()) form->caution = *caution;
       if (auto rep = (*tt)["replacement"].value<std::string>()) form->replacement = *rep;
       if (auto spelling = (*tt)["index_spelling"].value<std::string>()) form->index_spelling = *spelling;
       parse_migration(*tt, *form, twhere);

@@ -44,6 +44,9 @@ struct NameRewrite {
 struct CallRewrite {
   std::vector<std::pair<std::string, std::string>> renames;
   bool positional_only = false;  // the new functions take positional arguments only
+  // Per qualified name: the original's parameters in position order, so that arguments passed by
+  // position can be passed by keyword to a new function that orders its parameters differently.
+  std::vector<std::pair<std::string, std::vector<std::string>>> positional;
 };
 // device_expression, method_to, device_from_index: the expressions a device value becomes.
 struct DeviceRewrite {
@@ -71,6 +74,9 @@ struct Rule {
   FixKind fix = FixKind::manual;
   std::string summary;
   std::string message;
+  // What stays true after an automatic rewrite and the code around it must respect (torch_npu's
+  // get_device_capability returns None): migrate shows it with each change of the rule.
+  std::string caution;
   std::optional<std::string> replacement;
   // First TorchNPU release that has the replacement ("" = every release in data/api); the catalogue
   // adds it to `replacement`, so every finding of the rule says so.

@@ -6,6 +6,7 @@
 
 #include "python/literals.h"
 #include "rules/local_functions.h"
+#include "rules/name_words.h"
 #include "rules/tree_flow.h"
 
 namespace banjia::rules {
@@ -19,22 +20,8 @@ using python::TokenKind;
 
 namespace {
 
-std::vector<std::string> words_of(std::string_view name) {
-  std::vector<std::string> words;
-  std::string cur;
-  for (size_t i = 0; i < name.size(); ++i) {
-    char c = name[i];
-    bool boundary = c == '_' || std::isdigit(static_cast<unsigned char>(c)) ||
-                    (std::isupper(static_cast<unsigned char>(c)) && i > 0 && std::islower(static_cast<unsigned char>(name[i - 1])));
-    if (boundary && !cur.empty()) words.push_back(std::move(cur)), cur.clear();
-    if (c != '_' && !std::isdigit(static_cast<unsigned char>(c))) cur.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  }
-  if (!cur.empty()) words.push_back(std::move(cur));
-  return words;
-}
-
 bool has_word(std::string_view name, std::initializer_list<std::string_view> wanted) {
-  for (const auto& w : words_of(name))
+  for (const auto& w : name_words(name))
     for (auto x : wanted)
       if (w == x) return true;
   return false;

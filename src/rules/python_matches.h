@@ -26,7 +26,14 @@ struct PyMatch {
   // An insertion that closes what `edit` opens ("(" ... ")"), for a rewrite that wraps an expression
   // whose inside other matches edit (an f-string's fields): applied with `edit` or not at all.
   std::optional<TextEdit> closing_edit;
+  // Insertions inside the call that go with `edit` (a keyword for an argument passed by position
+  // that the new function takes by keyword): applied with it or not at all.
+  std::vector<TextEdit> inserts;
   bool blocked = false;                  // automatic rule whose rewrite is not safe here: report as manual
+  // Why a blocked match stays. Most would fail on an NPU; a CUDA check kept as the NVIDIA path (and
+  // the code it selects) is false there and runs nothing (safety/rewrite_safety.h).
+  enum class Hold : uint8_t { crash_risk, nvidia_path };
+  Hold hold = Hold::crash_risk;
 };
 
 // Resolves environment variable names (filled from the env knowledge base).
@@ -53,7 +60,7 @@ struct MatchContext {
 // call's ")"); method-to at `.cuda(` whose name is at sig index name_sig
 // (index_names: the names the device-index rule knows to hold integer device indices).
 std::optional<TextEdit> rename_call_edit(const PythonAnalysis& a, const python::DottedRef& ref, const Rule& r,
-                                         std::optional<TextEdit>& closing, std::string& why);
+                                         std::optional<TextEdit>& closing, std::vector<TextEdit>& inserts, std::string& why);
 std::optional<TextEdit> method_to_edit(const PythonAnalysis& a, uint32_t name_sig, const Rule& r,
                                        const std::vector<std::string>& index_names, std::string& why);
 

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <optional>
 #include <tuple>
+#include <unordered_set>
+
+#include "rules/safety/rewrite_safety.h"
 
 namespace banjia::rules {
 
@@ -11,20 +14,20 @@ std::vector<PyMatch> match_python(const PythonAnalysis& a, const RuleCatalog& ru
   const MatchContext context{a, rules, tree, builtin_env_names()};
   for (const MatchKindEntry& kind : match_kinds())
     if (kind.match) kind.match(context, out);
+  make_rewrites_safe(a, rules, out);
   std::stable_sort(out.begin(), out.end(), [](const PyMatch& x, const PyMatch& y) {
     return std::tie(x.first_tok, x.rule->id) < std::tie(y.first_tok, y.rule->id);
   });
   // Several matches may carry the same edit (two names imported from `torch.cuda.amp` share its
-  // `cuda` token): keep the first, so each byte range is edited once.
-  std::vector<std::pair<uint32_t, uint32_t>> edited;
+  // `cuda` token): keep the first, so each byte range is edited once. A set, not a list: a file can
+  // hold hundreds of thousands of edits.
+  std::unordered_set<uint64_t> edited;
   for (auto& m : out) {
     if (!m.edit) continue;
-    auto range = std::make_pair(m.edit->begin, m.edit->end);
-    if (std::find(edited.begin(), edited.end(), range) != edited.end()) {
+    if (!edited.insert((uint64_t{m.edit->begin} << 32) | m.edit->end).second) {
       m.edit.reset();
       m.closing_edit.reset();
-    } else {
-      edited.push_back(range);
+      m.inserts.clear();
     }
   }
   return out;

@@ -18,6 +18,7 @@
 #include "rules/kinds/device_index.h"
 #include "rules/kinds/device_string.h"
 #include "rules/kinds/env_name.h"
+#include "rules/kinds/gpu_path.h"
 #include "rules/kinds/keyword_arg.h"
 #include "rules/kinds/loop_patterns.h"
 #include "rules/kinds/qualified.h"
@@ -43,7 +44,8 @@ using MatchParams = std::variant<
     CudaKernelMatch,
     OpRegistrationMatch,
     RequirementMatch,
-    CommandStringMatch>;
+    CommandStringMatch,
+    GpuPathMatch>;
 
 // One registered kind: plain function pointers, called once per catalogue (parse, needles) or once per
 // file (match), never per token.

@@ -3,6 +3,7 @@
 // `{args}` (`rename-call`), and `.cuda(...)`
 // replaced by `.to(<device>, ...)` (`method-to`). Each either yields an edit or says why it cannot.
 #include <algorithm>
+#include <cctype>
 
 #include "python/expression.h"
 #include "rules/python_matches.h"
@@ -61,14 +62,31 @@ bool has_comment_between(const PythonAnalysis& a, uint32_t first_tok, uint32_t l
 
 constexpr std::string_view kArgs = "{args}";
 
+// `text` with every `torch.` written as `head.` (the name this file binds torch to).
+std::string spelled_through(const std::string& text, std::string_view head) {
+  if (head == "torch") return text;
+  std::string out;
+  size_t pos = 0;
+  for (size_t at = text.find("torch."); at != std::string::npos; at = text.find("torch.", at + 6)) {
+    const char before = at == 0 ? ' ' : text[at - 1];
+    if (std::isalnum(static_cast<unsigned char>(before)) || before == '_' || before == '.') continue;
+    out.append(text, pos, at - pos).append(head);
+    pos = at + 5;  // the '.' stays
+  }
+  return out.append(text, pos, std::string::npos);
+}
+
 // A whole-call template "(NEW({args}) if COND else None)": the call, from its first name to its
 // closing parenthesis, becomes the template around its own argument text. The opening (up to the
 // call's "(") and the closing (its ")") are separate edits, so that edits inside the arguments still
-// apply. The template spells `torch` itself, so the call must too.
+// apply. The template spells `torch`; the call's own name for torch (`th`) is written in its place,
+// so the call must be spelled through that name in full.
 std::optional<TextEdit> whole_call_edit(const PythonAnalysis& a, const python::DottedRef& ref, const Rule& r,
-                                        std::string_view to, size_t args_at, bool spelled_as_written,
+                                        std::string_view to_template, size_t args_at, bool spelled_as_written,
                                         std::optional<TextEdit>& closing, std::string& why) {
-  const std::string_view new_call = to.substr(0, args_at);
+  const std::string to = spelled_through(std::string(to_template), a.sig_text(ref.first_sig));
+  args_at = to.find(kArgs);
+  const std::string_view new_call = std::string_view(to).substr(0, args_at);
   if (!spelled_as_written || !ref.is_call) {
     why = "write this use as " + std::string(to) + " by hand ({args}: the call's arguments)";
     return std::nullopt;
@@ -85,15 +103,14 @@ std::optional<TextEdit> whole_call_edit(const PythonAnalysis& a, const python::D
         return std::nullopt;
       }
   const auto& close_tok = a.sig_token(static_cast<uint32_t>(close));
-  closing = TextEdit{close_tok.begin, close_tok.end, std::string(to.substr(args_at + kArgs.size()))};
-  return TextEdit{a.tokens.tokens[ref.first_tok(a.view)].begin, a.sig_token(ref.call_open_sig).end,
-                  std::string(to.substr(0, args_at))};
+  closing = TextEdit{close_tok.begin, close_tok.end, to.substr(args_at + kArgs.size())};
+  return TextEdit{a.tokens.tokens[ref.first_tok(a.view)].begin, a.sig_token(ref.call_open_sig).end, to.substr(0, args_at)};
 }
 
 }  // namespace
 
 std::optional<TextEdit> rename_call_edit(const PythonAnalysis& a, const python::DottedRef& ref, const Rule& r,
-                                         std::optional<TextEdit>& closing, std::string& why) {
+                                         std::optional<TextEdit>& closing, std::vector<TextEdit>& inserts, std::string& why) {
   const auto q = split_dots(ref.qualified);
   size_t components = 0;
   const auto* entry = rename_for(r, q, components);
@@ -105,7 +122,7 @@ std::optional<TextEdit> rename_call_edit(const PythonAnalysis& a, const python::
   if (const size_t args_at = to.find(kArgs); args_at != std::string::npos) {
     const std::string_view head = a.sig_text(ref.first_sig);
     const python::ImportBinding* b = a.imports.binding_for(head);
-    const bool torch_as_written = head == "torch" && (!b || (b->target == "torch" && b->origin == python::BindingOrigin::import_statement));
+    const bool torch_as_written = b ? b->target == "torch" && b->origin == python::BindingOrigin::import_statement : head == "torch";
     return whole_call_edit(a, ref, r, to, args_at, torch_as_written && components == q.size() && ref.name_count() == q.size(),
                            closing, why);
   }
@@ -144,18 +161,33 @@ std::optional<TextEdit> rename_call_edit(const PythonAnalysis& a, const python::
   const auto items = template_items(std::string_view(to).substr(paren + 1, (dots == std::string::npos ? to.size() - 1 : dots) - paren - 1));
   const auto args = python::call_arguments(a.view, ref.call_open_sig);
   const bool template_keywords = std::any_of(items.begin(), items.end(), [](const auto& i) { return !keyword_of(i).empty(); });
+  // The original's parameter names, to pass its positional arguments by keyword.
+  const std::vector<std::string>* params = nullptr;
+  for (const auto& [name, names] : r.rewrite_as<CallRewrite>().positional)
+    if (name == entry->first) params = &names;
+  std::vector<std::string_view> given;  // keywords the call passes, by name or by position
+  for (const auto& arg : args) {
+    if (!arg.keyword.empty()) given.push_back(arg.keyword);
+    else if (arg.position >= 0 && params && static_cast<size_t>(arg.position) < params->size()) given.push_back((*params)[static_cast<size_t>(arg.position)]);
+  }
   std::vector<std::string> kept;
   for (const auto& item : items) {
     const std::string_view kw = keyword_of(item);
-    if (!kw.empty() && python::find_keyword(args, kw)) continue;  // the call says it itself
+    if (!kw.empty() && std::find(given.begin(), given.end(), kw) != given.end()) continue;  // the call says it itself
     kept.push_back(item);
   }
   for (const auto& arg : args) {
     // Positional arguments would follow the template's keywords (a syntax error) or mean other
-    // parameters; star arguments cannot be checked.
-    if ((arg.position >= 0 && template_keywords) || arg.star || arg.double_star) {
+    // parameters, unless the original's parameter names say which they are; star arguments cannot
+    // be checked.
+    const bool named = params && arg.position >= 0 && static_cast<size_t>(arg.position) < params->size();
+    if ((arg.position >= 0 && template_keywords && !named) || arg.star || arg.double_star) {
       why = "pass the arguments of this call by keyword, then migrate again (" + new_name + " takes them in another order)";
       return std::nullopt;
+    }
+    if (named && template_keywords) {
+      const uint32_t at = a.sig_token(arg.first_sig).begin;
+      inserts.push_back({at, at, (*params)[static_cast<size_t>(arg.position)] + "="});
     }
   }
   const int32_t close = a.view.match[ref.call_open_sig];

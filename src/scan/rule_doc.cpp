@@ -89,6 +89,8 @@ void form_sections(std::string& out, const rules::Rule& r, std::string_view head
   out += r.replacement ? code_span(*r.replacement) + "\n\n" : "None.\n\n";
   if (r.rewrite != rules::RewriteKind::none)
     out += fmt::format("`banjia migrate` rewrites each finding ({} rewrite).\n\n", code_span(to_string(r.rewrite)));
+  if (!r.caution.empty())
+    out += fmt::format("{} Caution\n\nMigrate shows this with each change: {}\n\n", heading, r.caution);
   examples_section(out, r, heading);
   out += fmt::format("{} Source\n\n{}\n\n", heading, escape_markdown(r.source));
 }
@@ -124,6 +126,7 @@ std::string rule_doc_markdown(const rules::Rule& r) {
 std::string rule_doc_text(const rules::Rule& r) {
   std::string out = fmt::format("{}\n\n{}\n", one_line(r), r.message);
   if (r.replacement) out += fmt::format("Replacement: {}\n", *r.replacement);
+  if (!r.caution.empty()) out += fmt::format("Caution: {}\n", r.caution);
   out += fmt::format("Source: {}\n", r.source);
   for (const auto& [name, form] : r.targets) {
     out += fmt::format("\nTarget {}: {}\n", name, form->message);

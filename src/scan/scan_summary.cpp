@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "rules/safety/rewrite_safety.h"
+
 namespace banjia::scan {
 
 double ScanSummary::automatic_percent() const {
@@ -16,6 +18,10 @@ ScanSummary summarise(const ScanResult& r) {
   s.file_errors = r.file_errors;
   for (const auto& f : r.findings) {
     if (f.rule == "input-error") continue;
+    if (rules::is_gpu_path_rule(f.rule)) {
+      s.npu_aware_files.push_back(f.file);
+      continue;
+    }
     ++s.total;
     ++s.by_category[f.category];
     ++s.by_fix[std::string(to_string(f.fix))];
@@ -43,6 +49,10 @@ std::string summary_text(const ScanSummary& s, const std::string& title) {
   out += fmt::format("  by fix kind:  {}\n", join_counts(s.by_fix));
   out += fmt::format("  by category:  {}\n", join_counts(s.by_category));
   out += fmt::format("  automatic:    {:.1f}% of uses migrate without hand work\n", s.automatic_percent());
+  if (!s.npu_aware_files.empty()) {
+    out += fmt::format("  already support the NPU (CUDA branches kept as the GPU path): {} files\n", s.npu_aware_files.size());
+    for (const auto& f : s.npu_aware_files) out += fmt::format("    {}\n", f);
+  }
   if (!s.by_rule.empty()) {
     out += "  by rule:\n";
     for (const auto& [k, v] : s.by_rule) out += fmt::format("    {:<28} {:>6}\n", k, v);
@@ -70,6 +80,9 @@ void summary_json(JsonWriter& w, const ScanSummary& s) {
   counts("by_category", s.by_category);
   counts("by_severity", s.by_severity);
   counts("by_rule", s.by_rule);
+  w.key("npu_aware_files").begin_array();
+  for (const auto& f : s.npu_aware_files) w.value(f);
+  w.end_array();
 }
 
 }  // namespace banjia::scan

@@ -3,6 +3,7 @@
 #pragma once
 #include <map>
 #include <string>
+#include <vector>
 
 #include "common/json_writer.h"
 #include "scan/scanner.h"
@@ -14,6 +15,8 @@ struct ScanSummary {
   size_t file_errors = 0;
   size_t total = 0;  // findings, excluding input errors
   std::map<std::string, size_t> by_category, by_fix, by_rule, by_severity;
+  // Files that already branch on the NPU, whose CUDA branches stay as the GPU path (not counted as uses).
+  std::vector<std::string> npu_aware_files;
   double automatic_percent() const;
 };
 

@@ -68,8 +68,9 @@ def test_fake_name_in_a_rule_list_is_reported(data_copy: Path) -> None:
      "torch.Tensor.is_npu2 is neither generated nor patched"),
     ('rewrite = { kind = "replace-in-string", from = "nccl", to = "hccl" }',
      'rewrite = { kind = "replace-in-string", from = "nccl", to = "xccl" }', "backend 'xccl' is not registered"),
-    ('"torch.cuda.synchronize" = "torch.accelerator.synchronize"', '"torch.cuda.synchronize" = "torch.accelerator.synchronise"',
-     "rule torch-cuda-api (target accelerator): torch.accelerator.synchronise: torch.accelerator has no synchronise"),
+    ('"torch.cuda.current_device" = "torch.accelerator.current_device_index"',
+     '"torch.cuda.current_device" = "torch.accelerator.current_device_idx_"',
+     "rule torch-cuda-api (target accelerator): torch.accelerator.current_device_idx_: torch.accelerator has no current_device_idx_"),
 ])
 def test_fake_rewrite_or_replacement_is_reported(data_copy: Path, old: str, new: str, expected: str) -> None:
     for path in sorted((data_copy / "rules").glob("*.toml")):

@@ -46,9 +46,10 @@ TEST(AcceleratorTarget, ImportsTorchWhereTheFileDoesNotAndNeverTorchNpu) {
   EXPECT_EQ(rw("import torch as th\nx = th.zeros(2).cuda()\n").rewritten,
             "import torch as th\nimport torch\nx = th.zeros(2).to((torch.accelerator.current_accelerator("
             "check_available=True) or torch.device('cpu')).type)\n");
-  // Renames keep the file's own spelling and need nothing more.
-  EXPECT_EQ(rw("import torch as th\nth.cuda.synchronize()\n").rewritten, "import torch as th\nth.accelerator.synchronize()\n");
-  EXPECT_EQ(rw("import torch\ntorch.cuda.synchronize()\n").rewritten, "import torch\ntorch.accelerator.synchronize()\n");
+  // Renames and call templates keep the file's own spelling of torch and need nothing more.
+  EXPECT_EQ(rw("import torch as th\nn = th.cuda.device_count()\n").rewritten, "import torch as th\nn = th.accelerator.device_count()\n");
+  EXPECT_EQ(rw("import torch as th\nth.cuda.synchronize()\n").rewritten,
+            "import torch as th\n(th.accelerator.synchronize() if th.accelerator.is_available() else None)\n");
 }
 
 // A device value wrapped in an expression keeps the edits inside it: the f-string's field is
@@ -96,8 +97,8 @@ TEST(AcceleratorTarget, SelectingADeviceHappensOnlyWithAnAccelerator) {
   auto fr = rw("import torch\nimport torch as th\ntorch.cuda.set_device(\n    torch.cuda.current_device())\nth.cuda.set_device(0)\n");
   EXPECT_EQ(fr.rewritten,
             "import torch\nimport torch as th\n(torch.accelerator.set_device_index(\n    torch.accelerator.current_device_index()) "
-            "if torch.accelerator.is_available() else None)\nth.cuda.set_device(0)\n");
-  EXPECT_TRUE(left_for_a_person(fr, "torch-cuda-api"));  // th is no module the template can spell
+            "if torch.accelerator.is_available() else None)\n(th.accelerator.set_device_index(0) if th.accelerator.is_available() else None)\n");
+  EXPECT_FALSE(left_for_a_person(fr, "torch-cuda-api"));  // the template is spelled through th
   EXPECT_EQ(rw(fr.rewritten).rewritten, fr.rewritten);
 }
 

@@ -108,10 +108,19 @@ TEST(DeviceFlow, CodeThatAlreadyHandlesNpuIsLeftAlone) {
   auto fr = migrate_text(src);
   EXPECT_EQ(fr.rewritten.find("'cuda'"), 0u + src.find("'cuda'"));
   EXPECT_NE(fr.rewritten.find("backends = {'cuda': 'nccl', 'npu': 'hccl'}"), std::string::npos);
-  EXPECT_EQ(reported(fr, "cuda-beside-npu").size(), 3u);
-  // A test of the same name outside that if/elif chain is rewritten.
-  auto other = migrate_text("if device.type in ('cuda',):\n    scale()\nif device.type == 'cuda':\n    a()\nelif device.type == 'npu':\n    b()\n");
-  EXPECT_EQ(other.rewritten.substr(0, 28), "if device.type in ('npu',):\n");
+  // The table's two; the comparison heads a CUDA branch of a file that supports the NPU, which stays
+  // whole (src/rules/safety/gpu_paths.cpp).
+  EXPECT_EQ(reported(fr, "cuda-beside-npu").size(), 2u);
+  EXPECT_EQ(fr.gpu_paths.size(), 1u);
+  // A file that tests for the NPU already supports it: a CUDA test outside that chain is its GPU
+  // path too, and stays (src/rules/safety/gpu_paths.cpp).
+  const std::string other_src = "if device.type in ('cuda',):\n    scale()\nif device.type == 'cuda':\n    a()\nelif device.type == 'npu':\n    b()\n";
+  auto other = migrate_text(other_src);
+  EXPECT_EQ(other.rewritten, other_src);
+  EXPECT_EQ(other.gpu_paths.size(), 1u);
+  // Without the NPU branch the same test is rewritten.
+  auto alone = migrate_text("if device.type in ('cuda',):\n    scale()\n");
+  EXPECT_EQ(alone.rewritten.substr(0, 28), "if device.type in ('npu',):\n");
 }
 
 TEST(DeviceFlow, MessagesAndDocstringsAreNotValues) {

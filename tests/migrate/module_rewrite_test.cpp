@@ -126,7 +126,8 @@ TEST(ModuleRewrite, MigratingTwiceEqualsOnce) {
 }
 
 // The real-world case: a class that already had an NPU branch. Renaming its own `is_cuda` flag
-// would give it two `is_npu` branches; tensors' `.is_cuda` is still rewritten.
+// would give it two `is_npu` branches, and its CUDA branch is the GPU path, which stays
+// (src/rules/safety/gpu_paths.cpp); tensors' `.is_cuda` outside the branches is still rewritten.
 TEST(UserAttributes, AnAssignedIsCudaFlagKeepsItsName) {
   const std::string src =
       "import torch\n"
@@ -143,6 +144,6 @@ TEST(UserAttributes, AnAssignedIsCudaFlagKeepsItsName) {
   const std::string out = migrated(src);
   EXPECT_EQ(count(out, "self.is_npu"), 2u) << out;
   EXPECT_EQ(count(out, "self.is_cuda"), 2u) << out;
-  EXPECT_NE(out.find("elif self.is_cuda:\n            return x.npu()"), std::string::npos) << out;
+  EXPECT_NE(out.find("elif self.is_cuda:\n            return x.cuda()"), std::string::npos) << out;
   EXPECT_NE(out.find("not x.is_npu"), std::string::npos) << out;
 }

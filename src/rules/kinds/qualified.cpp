@@ -233,7 +233,7 @@ class NameMatcher {
         rename_use(ref, *r, m);
       } else if (r->rewrite == RewriteKind::rename_call) {
         std::string why;
-        m.edit = rename_call_edit(a_, ref, *r, m.closing_edit, why);
+        m.edit = rename_call_edit(a_, ref, *r, m.closing_edit, m.inserts, why);
         if (!m.edit) {
           m.blocked = true;
           m.message = why;
@@ -331,7 +331,8 @@ class NameMatcher {
 
 QualifiedMatch QualifiedMatch::parse(const MatchFields& m) {
   return {m.strings("names"), m.flag("prefix").value_or(false), m.flag("exact_only").value_or(false),
-          m.flag("only_without_npu_kernel").value_or(false)};
+          m.flag("only_without_npu_kernel").value_or(false), m.flag("returns_none").value_or(false),
+          m.strings("result_fields")};
 }
 
 void QualifiedMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {

@@ -1,0 +1,49 @@
+#include "rules/safety/vendor_terms.h"
+
+#include <algorithm>
+
+#include "common/embedded_data.h"
+#include "common/errors.h"
+#include "common/toml_document.h"
+#include "rules/name_words.h"
+
+namespace banjia::rules {
+
+namespace {
+constexpr std::string_view kFile = "data/vendor/nvidia.toml";
+}
+
+bool VendorTerms::names_vendor(std::string_view name, bool strong_only) const {
+  for (const auto& w : name_words(name))
+    for (const auto& v : words)
+      if (v.word == w && (v.strong || !strong_only)) return true;
+  return false;
+}
+
+const VendorTerms::Feature* VendorTerms::feature(std::string_view name) const {
+  for (const auto& f : features)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+const VendorTerms& vendor_terms() {
+  static const VendorTerms terms = [] {
+    VendorTerms t;
+    const auto text = embedded_file(kFile);
+    if (!text) throw InputError(std::string(kFile), "not compiled into this binary");
+    const toml::table doc = parse_toml(*text, std::string(kFile));
+    if (const auto* words = doc["word"].as_array())
+      for (const auto& w : *words)
+        if (const auto* wt = w.as_table())
+          t.words.push_back({(*wt)["word"].value_or(std::string()), (*wt)["strong"].value_or(false)});
+    if (const auto* names = doc["name"].as_array())
+      for (const auto& n : *names)
+        if (const auto* nt = n.as_table())
+          t.features.push_back({(*nt)["name"].value_or(std::string()), (*nt)["what"].value_or(std::string()),
+                                (*nt)["kind"].value_or(std::string()) == "setting"});
+    return t;
+  }();
+  return terms;
+}
+
+}  // namespace banjia::rules
