@@ -48,6 +48,7 @@ struct Recognised {
   ValueKind kind;
   bool cuda;
   bool specific;
+  bool composite = false;
 };
 
 // What the literal's value names, extending `expr` over a .format(...) call, a % operand or a +
@@ -58,6 +59,12 @@ std::optional<Recognised> recognise(const PythonAnalysis& a, const Literal& l, S
   uint32_t last = v.statements.empty() || v.stmt_of[l.last_sig] == kNoIndex ? l.last_sig
                                                                               : v.statements[v.stmt_of[l.last_sig]].last_sig;
   auto operand_after = [&](uint32_t op) { return op + 1 <= last ? python::primary_end(v, op + 1, last) : op; };
+  if (const auto items = composite_backend_items(s); !items.empty() && l.complete) {
+    const bool cuda = std::any_of(items.begin(), items.end(), [](const auto& i) { return i.first == "cuda" || i.second == "nccl"; });
+    const bool npu = std::any_of(items.begin(), items.end(), [](const auto& i) { return i.first == "npu" || i.second == "hccl"; });
+    if (cuda || npu) return Recognised{ValueKind::backend, cuda, false, true};
+    return std::nullopt;
+  }
   for (std::string_view dev : {std::string_view("cuda"), std::string_view("npu")}) {
     bool cuda = dev == "cuda";
     if (!s.starts_with(dev)) continue;
@@ -321,6 +328,23 @@ void role_in_slot(const FileContext& ctx, const Slot& slot, DeviceValue& d, int 
 
 }  // namespace
 
+std::vector<std::pair<std::string_view, std::string_view>> composite_backend_items(std::string_view value) {
+  static constexpr std::array<std::string_view, 3> kDevices = {"cpu", "cuda", "npu"};
+  static constexpr std::array<std::string_view, 5> kBackends = {"gloo", "nccl", "hccl", "mpi", "ucc"};
+  auto listed = [](const auto& list, std::string_view x) { return std::find(list.begin(), list.end(), x) != list.end(); };
+  std::vector<std::pair<std::string_view, std::string_view>> items;
+  while (true) {
+    const size_t comma = value.find(',');
+    const std::string_view item = value.substr(0, comma);
+    const size_t colon = item.find(':');
+    if (colon == std::string_view::npos || !listed(kDevices, item.substr(0, colon)) || !listed(kBackends, item.substr(colon + 1)))
+      return {};
+    items.emplace_back(item.substr(0, colon), item.substr(colon + 1));
+    if (comma == std::string_view::npos) return items;
+    value.remove_prefix(comma + 1);
+  }
+}
+
 bool names_a_device(std::string_view name) { return has_word(name, {"device", "devices", "dev", "devs", "accelerator"}); }
 bool names_a_backend(std::string_view name) { return has_word(name, {"backend", "backends"}); }
 
@@ -397,6 +421,7 @@ std::vector<DeviceValue> find_device_values(const PythonAnalysis& a, const FlowS
       d.kind = rec->kind;
       d.cuda = rec->cuda;
       d.specific = rec->specific;
+      d.composite = rec->composite;
       d.expr = expr;
       d.line = a.sig_token(lit->first_sig).line;
       if (!ctx) ctx.emplace(FileContext{a, LocalFunctions(a), seeds});
