@@ -146,6 +146,12 @@ bool is_device_first_callee(const Callee& c) {
                                                                    "torch.amp.GradScaler", "torch.Generator", "torch.get_device_module"};
   for (auto q : kDeviceFirst)
     if (c.qualified == q) return true;
+  // A device mesh's first parameter is its device type; torch exports the two from three modules.
+  static constexpr std::array<std::string_view, 3> kMeshModules = {"torch.distributed.device_mesh.", "torch.distributed.",
+                                                                   "torch.distributed.tensor."};
+  for (auto m : kMeshModules)
+    if (c.qualified.starts_with(m) && (c.qualified.substr(m.size()) == "init_device_mesh" || c.qualified.substr(m.size()) == "DeviceMesh"))
+      return true;
   return c.is_method && (c.last == "to" || c.last == "device");
 }
 
@@ -399,7 +405,7 @@ void for_each_device_argument(const PythonAnalysis& a, const std::function<void(
     if (open == 0 || !a.sig_is_name(open - 1) || open + 1 >= v.sig.size() || v.is_op(open + 1, ")")) return;
     std::string_view last = v.text(open - 1);
     if (last != "to" && last != "device" && last != "autocast" && last != "GradScaler" && last != "Generator" &&
-        last != "get_device_module")
+        last != "get_device_module" && last != "init_device_mesh" && last != "DeviceMesh")
       return;
     if (!is_device_first_callee(callee_of(a, open))) return;
     SigRange arg = argument_from(v, open + 1);

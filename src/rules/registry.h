@@ -20,6 +20,7 @@
 #include "rules/kinds/env_name.h"
 #include "rules/kinds/keyword_arg.h"
 #include "rules/kinds/loop_patterns.h"
+#include "rules/kinds/module_use.h"
 #include "rules/kinds/qualified.h"
 #include "rules/kinds/requirement.h"
 
@@ -43,7 +44,8 @@ using MatchParams = std::variant<
     CudaKernelMatch,
     OpRegistrationMatch,
     RequirementMatch,
-    CommandStringMatch>;
+    CommandStringMatch,
+    ModuleUseMatch>;
 
 // One registered kind: plain function pointers, called once per catalogue (parse, needles) or once per
 // file (match), never per token.
