@@ -14,6 +14,7 @@
 
 #include "rules/kinds/attribute.h"
 #include "rules/kinds/command_string.h"
+#include "rules/kinds/config_value.h"
 #include "rules/kinds/cuda_source.h"
 #include "rules/kinds/device_index.h"
 #include "rules/kinds/device_string.h"
@@ -45,7 +46,8 @@ using MatchParams = std::variant<
     OpRegistrationMatch,
     RequirementMatch,
     CommandStringMatch,
-    ModuleUseMatch>;
+    ModuleUseMatch,
+    ConfigValueMatch>;
 
 // One registered kind: plain function pointers, called once per catalogue (parse, needles) or once per
 // file (match), never per token.
