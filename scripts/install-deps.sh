@@ -29,7 +29,7 @@ PACKAGES=(
   # toolchain
   g++ cmake ninja-build pkg-config git
   # C++ libraries (see README "Dependencies")
-  libsimdjson-dev libcli11-dev libfmt-dev libtomlplusplus-dev
+  libsimdjson-dev libcli11-dev libfmt-dev libtomlplusplus-dev libyaml-dev
   libsqlite3-dev zlib1g-dev libzip-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # fuzzing (libFuzzer) and sanitizer runtimes

@@ -96,7 +96,8 @@ def emissions_of_rules(rules: list[tuple[str, dict[str, Any]]]) -> list[Emitted]
         elif rw.get("kind") == "rename-attribute":
             out.append(Emitted(rw["to"], "tensor-attribute", origin))
         elif rw.get("kind") == "replace-in-string":
-            kind = "backend" if rule["match"]["kind"] == "backend-string" else "device"
+            # A backend name replaces NCCL's (backend-string and config backend rules); the rest are devices.
+            kind = "backend" if rule["match"]["kind"] == "backend-string" or rw.get("from") == "nccl" else "device"
             out.append(Emitted(rw["to"], kind, origin))
         for field in ("replacement", "message"):
             for n in _names_in(rule.get(field) or ""):

@@ -6,8 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "common/version.h"
-#include "env/alloc_conf.h"
 #include "env/env_finding.h"
 #include "env/knowledge_base.h"
 #include "env/shell_lexer.h"
@@ -99,60 +97,14 @@ class Translator {
     return out + '\'';
   }
 
-  void alloc_value(const env::Assignment& a, const env::CudaPair& pair) {
-    if (a.unresolved) {
-      note(a.value_begin, "env-unresolved-value", Severity::warning,
-           fmt::format("{} value contains a shell expansion; its options were not checked against torch_npu", a.name),
-           "check the expanded value with banjia env check", pair.source);
-      return;
-    }
-    const auto& kb = knowledge_base();
-    std::vector<std::string> kept;
-    bool dropped = false;
-    for (const auto& e : env::split_alloc_conf(a.value)) {
-      const env::AllocOption* opt = e.has_colon ? kb.alloc_option(e.key) : nullptr;
-      if (opt && too_new(*opt)) {
-        dropped = true;
-        note(a.value_begin, "env-alloc-option-too-new", Severity::warning,
-             fmt::format("dropped '{}:{}' from {}: the option needs TorchNPU >= {} and the target is {}", e.key,
-                         e.value, a.name, opt->min_torch_npu, options_.target_torch_npu),
-             "raise --target-torch-npu if the machine runs a newer TorchNPU", opt->source);
-        continue;
-      }
-      if (opt) {
-        kept.push_back(std::string(std::string_view(a.value).substr(e.begin, e.end - e.begin)));
-        continue;
-      }
-      dropped = true;
-      note(a.value_begin, "env-alloc-unknown-option", Severity::warning,
-           fmt::format("dropped '{}' from {}: torch_npu does not know option '{}' and would fail with \"Unrecognized "
-                       "key '{}' in NPU allocator config\"", e.key + (e.has_colon ? ":" + e.value : ""), a.name, e.key,
-                       e.key),
-           "see banjia env explain PYTORCH_NPU_ALLOC_CONF for the options torch_npu accepts",
-           kb.rule("env-alloc-unknown-option").source);
-    }
-    if (!dropped) return;
-    std::string joined;
-    for (const auto& k : kept) joined += (joined.empty() ? "" : ",") + k;
-    edit(a.value_begin, a.value_end, requote(a.value_begin, a.value_end, joined), pair);
-  }
-
-  bool too_new(const env::AllocOption& o) const {
-    return !options_.target_torch_npu.empty() && !o.min_torch_npu.empty() &&
-           compare_versions(options_.target_torch_npu, o.min_torch_npu) < 0;
-  }
-
-  void mapped_value(const env::Assignment& a, const env::CudaPair& pair) {
-    if (pair.value_map.empty() || !a.has_value) return;
-    for (const auto& [from, to] : pair.value_map) {
-      if (a.value == from && !a.unresolved) {
-        edit(a.value_begin, a.value_end, requote(a.value_begin, a.value_end, to), pair);
-        return;
-      }
-    }
-    note(a.value_begin, "env-cuda-name", Severity::warning,
-         fmt::format("{} value '{}' was kept as is; {}", pair.ascend, a.value, pair.note), "check the value by hand",
-         pair.source);
+  // The value of `a` as its Ascend counterpart takes it (translate_cuda_value), edited in place with
+  // its notes.
+  void ascend_value(const env::Assignment& a, const env::CudaPair& pair) {
+    if (!a.has_value) return;
+    ValueTranslation t = translate_cuda_value(pair, a.value, a.unresolved, options_);
+    for (auto& n : t.notes)
+      note(a.value_begin, n.rule, n.severity, std::move(n.message), std::move(n.suggestion), std::move(n.source));
+    if (t.value) edit(a.value_begin, a.value_end, requote(a.value_begin, a.value_end, *t.value), pair);
   }
 
   bool is_kept_name(std::string_view name) const {
@@ -195,8 +147,7 @@ class Translator {
         else kept_.emplace_back(a.name_begin, a.name_end);
       } else if (pair && pair->automatic) {
         edit(a.name_begin, a.name_end, pair->ascend, *pair);
-        if (a.name == "PYTORCH_CUDA_ALLOC_CONF" && a.has_value) alloc_value(a, *pair);
-        else mapped_value(a, *pair);
+        ascend_value(a, *pair);
       } else if (pair) {
         note(a.name_begin, "env-cuda-name", Severity::warning,
              fmt::format("{} was left alone: the Ascend counterpart {} needs a manual setting", a.name, pair->ascend),

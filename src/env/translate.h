@@ -53,6 +53,24 @@ const env::VarInfo* ascend_list_hidden_by(const env::CudaPair& pair, std::string
 inline constexpr std::string_view kForceCpuAdvice =
     "to run on the CPU on an Ascend machine, select the CPU device in the program (device='cpu')";
 
+// What translation says about a setting it did not simply rename (the rule ids of data/env/rules.toml).
+struct EnvNote {
+  std::string rule;
+  Severity severity = Severity::warning;
+  std::string message, suggestion, source;
+};
+// A CUDA variable's value as its Ascend counterpart takes it: PYTORCH_CUDA_ALLOC_CONF without the
+// options torch_npu does not know (or that are newer than the target), a mapped value (NCCL_DETERMINISTIC
+// 1 -> true). `value`: the new value, absent when it stays; `notes`: what was dropped or left. The one
+// decision `env translate`, shell rewriting and Python code (os.environ[...] = ...) share.
+struct ValueTranslation {
+  std::optional<std::string> value;
+  std::vector<EnvNote> notes;
+};
+// `unresolved`: the value holds an expansion that is not known here.
+ValueTranslation translate_cuda_value(const env::CudaPair& pair, std::string_view value, bool unresolved,
+                                      const TranslateOptions& options = {});
+
 // A CUDA value as the Ascend variable would spell it (the pair's value map: NCCL_DETERMINISTIC 1 -> true).
 std::string cuda_value_in_ascend_terms(const env::CudaPair& pair, std::string_view value);
 

@@ -11,6 +11,7 @@
 #include "common/memory_policy.h"
 #include "common/thread_pool.h"
 #include "common/version.h"
+#include "migrate/config_rewriter.h"
 #include "migrate/shell_rewriter.h"
 #include "rules/catalog.h"
 #include "rules/source_files.h"
@@ -31,11 +32,12 @@ bool dir_non_empty(const fs::path& p) {
   return fs::is_directory(p, ec) && fs::directory_iterator(p, ec) != fs::directory_iterator();
 }
 
-enum class Rewriter { none, python, shell };
+enum class Rewriter { none, python, shell, config };
 Rewriter rewriter_for(const fs::path& p) {
   auto ext = p.extension().string();
   if (ext == ".py") return Rewriter::python;
   if (ext == ".sh" || ext == ".bash") return Rewriter::shell;
+  if (rules::classify_file(p.filename().string()) == rules::FileKind::config) return Rewriter::config;
   return Rewriter::none;
 }
 
@@ -151,8 +153,11 @@ MigratePlan plan_migration(const MigrateOptions& o) {
       pf.kind = PlannedFile::Kind::copy;
       return;
     }
-    if (rewriter_for(pf.source_path) == Rewriter::python)
+    const Rewriter rewriter = rewriter_for(pf.source_path);
+    if (rewriter == Rewriter::python)
       pf.rewrite = rewrite_python(bytes, pf.relative, rules, o.rewrite);
+    else if (rewriter == Rewriter::config)
+      pf.rewrite = rewrite_config(bytes, pf.relative, rules);
     else if (o.rewrite.target == rules::kTargetNpu)
       pf.rewrite = rewrite_shell(bytes, pf.relative, o.target_torch_npu);
     else

@@ -35,6 +35,7 @@ struct Recognised {
   ValueKind kind;
   bool cuda;
   bool specific;
+  bool composite = false;
 };
 
 // What the literal's value names, extending `expr` over a .format(...) call, a % operand or a +
@@ -45,6 +46,12 @@ std::optional<Recognised> recognise(const PythonAnalysis& a, const Literal& l, S
   uint32_t last = v.statements.empty() || v.stmt_of[l.last_sig] == kNoIndex ? l.last_sig
                                                                               : v.statements[v.stmt_of[l.last_sig]].last_sig;
   auto operand_after = [&](uint32_t op) { return op + 1 <= last ? python::primary_end(v, op + 1, last) : op; };
+  if (const auto items = composite_backend_items(s); !items.empty() && l.complete) {
+    const bool cuda = std::any_of(items.begin(), items.end(), [](const auto& i) { return i.first == "cuda" || i.second == "nccl"; });
+    const bool npu = std::any_of(items.begin(), items.end(), [](const auto& i) { return i.first == "npu" || i.second == "hccl"; });
+    if (cuda || npu) return Recognised{ValueKind::backend, cuda, false, true};
+    return std::nullopt;
+  }
   for (std::string_view dev : {std::string_view("cuda"), std::string_view("npu")}) {
     bool cuda = dev == "cuda";
     if (!s.starts_with(dev)) continue;
@@ -126,6 +133,12 @@ bool is_device_first_callee(const Callee& c) {
                                                                    "torch.amp.GradScaler", "torch.Generator", "torch.get_device_module"};
   for (auto q : kDeviceFirst)
     if (c.qualified == q) return true;
+  // A device mesh's first parameter is its device type; torch exports the two from three modules.
+  static constexpr std::array<std::string_view, 3> kMeshModules = {"torch.distributed.device_mesh.", "torch.distributed.",
+                                                                   "torch.distributed.tensor."};
+  for (auto m : kMeshModules)
+    if (c.qualified.starts_with(m) && (c.qualified.substr(m.size()) == "init_device_mesh" || c.qualified.substr(m.size()) == "DeviceMesh"))
+      return true;
   return c.is_method && (c.last == "to" || c.last == "device");
 }
 
@@ -362,7 +375,7 @@ void for_each_device_argument(const PythonAnalysis& a, const std::function<void(
     if (open == 0 || !a.sig_is_name(open - 1) || open + 1 >= v.sig.size() || v.is_op(open + 1, ")")) return;
     std::string_view last = v.text(open - 1);
     if (last != "to" && last != "device" && last != "autocast" && last != "GradScaler" && last != "Generator" &&
-        last != "get_device_module")
+        last != "get_device_module" && last != "init_device_mesh" && last != "DeviceMesh")
       return;
     if (!is_device_first_callee(callee_of(a, open))) return;
     SigRange arg = argument_from(v, open + 1);
@@ -384,6 +397,7 @@ std::vector<DeviceValue> find_device_values(const PythonAnalysis& a, const FlowS
       d.kind = rec->kind;
       d.cuda = rec->cuda;
       d.specific = rec->specific;
+      d.composite = rec->composite;
       d.expr = expr;
       d.line = a.sig_token(lit->first_sig).line;
       if (!ctx) ctx.emplace(FileContext{a, LocalFunctions(a), seeds});

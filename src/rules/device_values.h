@@ -1,12 +1,13 @@
 // Device and backend values in one Python file: every string literal whose whole value names a CUDA
 // device ("cuda", "cuda:0", "cuda:{}".format(i), "cuda:%d" % i, "cuda:" + s, f"cuda:{rank}") or the
-// NCCL backend ("nccl"), with the role it plays where it stands and the name its value is known by.
+// NCCL backend ("nccl", or per device: "cpu:gloo,cuda:nccl"), with the role it plays where it stands and the name its value is known by.
 // The Ascend counterparts ("npu", "hccl") are collected too: code that already names them beside
 // CUDA is device-agnostic there. device_flow.h decides from these what migrate may rewrite.
 #pragma once
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "python/expression.h"
@@ -31,6 +32,7 @@ struct DeviceValue {
   ValueKind kind = ValueKind::device;
   bool cuda = true;            // a CUDA/NCCL value; false: an Ascend one ("npu", "npu:0", "hccl")
   bool specific = false;       // names one device ("cuda:0", f"cuda:{i}", "cuda:" + s): a device whatever its role
+  bool composite = false;      // a backend per device ("cpu:gloo,cuda:nccl"): kind is backend
   python::SigRange expr;       // the literal with its .format(...) call, % operand or + operand
   ValueRole role = ValueRole::unknown;
   std::string key;             // producer: the name stored under; comparison: the subject's name
@@ -46,6 +48,11 @@ struct DeviceValue {
 struct FlowSeeds;
 // Seeds (optional): the parameter names of imported functions, learnt from the rest of the tree.
 std::vector<DeviceValue> find_device_values(const PythonAnalysis& a, const FlowSeeds* seeds = nullptr);
+
+// The items of a backend string that names a backend per device ("cpu:gloo,cuda:nccl", "cuda:nccl"):
+// (device, backend) each, for the devices cpu, cuda and npu and the backends torch registers; empty
+// for anything else. torch.distributed.Backend accepts this form wherever it takes a backend.
+std::vector<std::pair<std::string_view, std::string_view>> composite_backend_items(std::string_view value);
 
 // Whether a name says it holds a device (device, device_type, dev, accelerator, map_location, ...)
 // or a process-group backend (backend, dist_backend, ...). Words are split at '_' and case changes.

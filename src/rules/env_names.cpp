@@ -1,7 +1,7 @@
 // Environment-variable names in Python code: which look CUDA/NCCL-specific (prefixes in the
-// `env-name` rules of data/rules/environment.toml) and their Ascend equivalents (data/env, through
-// src/env/translate.h — the same table `banjia env translate` and shell rewriting use).
-#include "env/translate.h"
+// `env-name` rules of data/rules/environment.toml) and their Ascend pairs (data/env/cuda.toml, through
+// env/knowledge_base.h — the same table `banjia env translate` and shell rewriting use).
+#include "env/knowledge_base.h"
 #include "rules/python_matches.h"
 
 namespace banjia::rules {
@@ -19,7 +19,7 @@ const EnvNameTable& builtin_env_names() {
       const auto& prefixes = r->params<EnvNameMatch>().prefixes;
       t.cuda_prefixes.insert(t.cuda_prefixes.end(), prefixes.begin(), prefixes.end());
     }
-    t.equivalent = [](std::string_view name) { return ascend_equivalent(name); };
+    t.pair = [](std::string_view name) { return env::cuda_name_pairs().cuda_pair(name); };
     return t;
   }();
   return table;

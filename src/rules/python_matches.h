@@ -22,6 +22,8 @@ struct PyMatch {
   const Rule* rule = nullptr;
   uint32_t first_tok = 0, last_tok = 0;  // token indices of the reported span (inclusive)
   std::string message;                   // overrides rule->message when not empty
+  std::string source;                    // overrides rule->source when not empty (a fact of data/env)
+  std::optional<std::string> replacement;  // overrides rule->replacement where no edit is shown
   std::optional<TextEdit> edit;          // the rewrite, for automatic rules (absent: none needed here)
   // An insertion that closes what `edit` opens ("(" ... ")"), for a rewrite that wraps an expression
   // whose inside other matches edit (an f-string's fields): applied with `edit` or not at all.
@@ -36,10 +38,17 @@ struct PyMatch {
   Hold hold = Hold::crash_risk;
 };
 
+}  // namespace banjia::rules
+namespace banjia::env {
+struct CudaPair;  // env/knowledge_base.h
+}  // namespace banjia::env
+namespace banjia::rules {
+
 // Resolves environment variable names (filled from the env knowledge base).
 struct EnvNameTable {
-  // Ascend equivalent of a CUDA/NCCL variable, if documented.
-  std::function<std::optional<std::string>(std::string_view)> equivalent;
+  // The documented CUDA -> Ascend pair of a variable (data/env/cuda.toml), or nullptr: whether it is
+  // renamed (`automatic`), to what, with which note and source, and how its values map.
+  std::function<const env::CudaPair*(std::string_view)> pair;
   // Names that look CUDA/NCCL-specific start with one of these (CUDA_, NCCL_, PYTORCH_CUDA_, ...).
   std::vector<std::string> cuda_prefixes;
   bool is_cuda_name(std::string_view name) const;

@@ -49,7 +49,7 @@ Finding finding_for_match(const PythonAnalysis& a, const PyMatch& m, const std::
   f.severity = r.severity;
   f.fix = m.blocked ? FixKind::manual : r.fix;
   f.message = m.message.empty() ? r.message : m.message;
-  f.source = r.source;
+  f.source = m.source.empty() ? r.source : m.source;
   if (m.edit && m.edit->begin >= first.begin && m.edit->end <= last.end) {
     std::string_view span = a.text().substr(first.begin, last.end - first.begin);
     std::string rep(span);
@@ -58,6 +58,8 @@ Finding finding_for_match(const PythonAnalysis& a, const PyMatch& m, const std::
     if (m.closing_edit && m.closing_edit->begin >= last.end)
       rep.append(a.text().substr(last.end, m.closing_edit->begin - last.end)).append(m.closing_edit->text);
     f.replacement = rep;
+  } else if (m.replacement) {
+    f.replacement = m.replacement;
   } else if (!m.blocked) {
     f.replacement = r.replacement;
   }

@@ -14,6 +14,7 @@
 
 #include "rules/kinds/attribute.h"
 #include "rules/kinds/command_string.h"
+#include "rules/kinds/config_value.h"
 #include "rules/kinds/cuda_source.h"
 #include "rules/kinds/device_index.h"
 #include "rules/kinds/device_string.h"
@@ -21,6 +22,7 @@
 #include "rules/kinds/gpu_path.h"
 #include "rules/kinds/keyword_arg.h"
 #include "rules/kinds/loop_patterns.h"
+#include "rules/kinds/module_use.h"
 #include "rules/kinds/qualified.h"
 #include "rules/kinds/requirement.h"
 
@@ -45,7 +47,9 @@ using MatchParams = std::variant<
     OpRegistrationMatch,
     RequirementMatch,
     CommandStringMatch,
-    GpuPathMatch>;
+    GpuPathMatch,
+    ModuleUseMatch,
+    ConfigValueMatch>;
 
 // One registered kind: plain function pointers, called once per catalogue (parse, needles) or once per
 // file (match), never per token.

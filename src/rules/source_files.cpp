@@ -1,5 +1,6 @@
 #include "rules/source_files.h"
 
+#include "rules/config_document.h"
 #include "rules/requirements_scanner.h"
 
 namespace banjia::rules {
@@ -10,6 +11,7 @@ std::string_view to_string(FileKind k) {
     case FileKind::shell: return "shell";
     case FileKind::cuda_source: return "cuda-source";
     case FileKind::dependency_list: return "dependency-list";
+    case FileKind::config: return "config";
     case FileKind::other: return "other";
   }
   return "other";
@@ -25,6 +27,7 @@ FileKind classify_file(std::string_view name) {
       ext == ".hpp")
     return FileKind::cuda_source;
   if (dependency_file_kind(name) != DependencyFile::none) return FileKind::dependency_list;
+  if (config_format(name)) return FileKind::config;
   return FileKind::other;
 }
 

@@ -9,10 +9,10 @@
 
 namespace banjia::rules {
 
-enum class FileKind { python, shell, cuda_source, dependency_list, other };
+enum class FileKind { python, shell, cuda_source, dependency_list, config, other };
 std::string_view to_string(FileKind k);
 // Classifies a file by its name (no directory): .py/.pyi, .sh/.bash, .cu/.cuh/.cpp/.cc/.cxx/.h/.hpp,
-// requirements*.txt, pyproject.toml.
+// requirements*.txt, pyproject.toml; configuration files (.yaml/.yml/.json/.toml: config_document.h).
 FileKind classify_file(std::string_view file_name);
 
 // The most bytes read from one source file (scan and migrate). Real sources are far smaller; the cap

@@ -53,6 +53,8 @@ std::string_view fence_language(std::string_view file) {
     case rules::FileKind::shell: return "sh";
     case rules::FileKind::cuda_source: return "cpp";
     case rules::FileKind::dependency_list: return file.ends_with(".toml") ? "toml" : "text";
+    case rules::FileKind::config:
+      return file.ends_with(".toml") ? "toml" : file.ends_with(".json") ? "json" : "yaml";
     case rules::FileKind::other: break;
   }
   return "text";

@@ -16,8 +16,9 @@ ScanSummary summarise(const ScanResult& r) {
   ScanSummary s;
   s.files = r.files;
   s.file_errors = r.file_errors;
+  s.files_skipped = r.files_skipped;
   for (const auto& f : r.findings) {
-    if (f.rule == "input-error") continue;
+    if (f.category == "input") continue;  // a file's status, not a use
     if (rules::is_gpu_path_rule(f.rule)) {
       s.npu_aware_files.push_back(f.file);
       continue;
@@ -41,10 +42,11 @@ std::string join_counts(const std::map<std::string, size_t>& m) {
 
 std::string summary_text(const ScanSummary& s, const std::string& title) {
   std::string out = fmt::format(
-      "{}: {} files scanned ({} Python, {} shell, {} C++/CUDA, {} dependency lists), {:.1f} KiB\n", title,
-      s.files.total(), s.files.python, s.files.shell, s.files.cuda_source, s.files.dependency_list,
+      "{}: {} files scanned ({} Python, {} shell, {} C++/CUDA, {} dependency lists, {} configs), {:.1f} KiB\n", title,
+      s.files.total(), s.files.python, s.files.shell, s.files.cuda_source, s.files.dependency_list, s.files.config,
       static_cast<double>(s.files.bytes) / 1024.0);
   if (s.file_errors) out += fmt::format("  files not scanned: {} (see input-error findings)\n", s.file_errors);
+  if (s.files_skipped) out += fmt::format("  files skipped: {} (see input-skipped findings)\n", s.files_skipped);
   out += fmt::format("  CUDA-specific uses: {}\n", s.total);
   out += fmt::format("  by fix kind:  {}\n", join_counts(s.by_fix));
   out += fmt::format("  by category:  {}\n", join_counts(s.by_category));
@@ -66,8 +68,10 @@ void summary_json(JsonWriter& w, const ScanSummary& s) {
   w.field("shell", static_cast<uint64_t>(s.files.shell));
   w.field("cuda_source", static_cast<uint64_t>(s.files.cuda_source));
   w.field("dependency_list", static_cast<uint64_t>(s.files.dependency_list));
+  w.field("config", static_cast<uint64_t>(s.files.config));
   w.field("bytes", static_cast<uint64_t>(s.files.bytes));
   w.field("errors", static_cast<uint64_t>(s.file_errors));
+  w.field("skipped", static_cast<uint64_t>(s.files_skipped));
   w.end_object();
   w.field("total", static_cast<uint64_t>(s.total));
   w.field("automatic_percent", s.automatic_percent());

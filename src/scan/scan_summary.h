@@ -12,8 +12,8 @@ namespace banjia::scan {
 
 struct ScanSummary {
   FileStats files;
-  size_t file_errors = 0;
-  size_t total = 0;  // findings, excluding input errors
+  size_t file_errors = 0, files_skipped = 0;
+  size_t total = 0;  // findings, excluding the files' statuses (input errors, files skipped)
   std::map<std::string, size_t> by_category, by_fix, by_rule, by_severity;
   // Files that already branch on the NPU, whose CUDA branches stay as the GPU path (not counted as uses).
   std::vector<std::string> npu_aware_files;

@@ -7,6 +7,7 @@
 #include "common/file_io.h"
 #include "common/memory_policy.h"
 #include "common/thread_pool.h"
+#include "rules/config_scanner.h"
 #include "rules/cuda_source_scanner.h"
 #include "rules/python_scanner.h"
 #include "rules/requirements_scanner.h"
@@ -31,6 +32,7 @@ void scan_buffer(std::string_view bytes, FileKind kind, const std::string& displ
       case FileKind::dependency_list:
         scan_dependency_file(bytes, dependency_file_kind(fs::path(display).filename().string()), display, rules, out);
         break;
+      case FileKind::config: scan_config(bytes, display, rules, out); break;
       case FileKind::other: break;
     }
   } catch (const InputError& e) {
@@ -44,7 +46,7 @@ bool selected(const Finding& f, const ScanOptions& o) {
     return std::find(list.begin(), list.end(), f.rule) != list.end() ||
            std::find(list.begin(), list.end(), f.category) != list.end();
   };
-  if (f.rule == "input-error") return true;  // never hide that a file was not scanned
+  if (f.category == "input") return true;  // never hide that a file was not (or not wholly) scanned
   if (!o.select.empty() && !in(o.select)) return false;
   return !in(o.ignore);
 }
@@ -144,11 +146,13 @@ ScanResult scan_paths(const std::vector<std::string>& paths, const ScanOptions& 
       case FileKind::shell: ++result.files.shell; break;
       case FileKind::cuda_source: ++result.files.cuda_source; break;
       case FileKind::dependency_list: ++result.files.dependency_list; break;
+      case FileKind::config: ++result.files.config; break;
       case FileKind::other: ++result.files.python; break;
     }
     result.files.bytes += sf.bytes;
     for (auto& f : sf.findings) {
       if (f.rule == "input-error") ++result.file_errors;
+      if (f.rule == "input-skipped") ++result.files_skipped;
       if (selected(f, options)) result.findings.push_back(std::move(f));
     }
   }

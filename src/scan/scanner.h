@@ -23,15 +23,16 @@ struct ScanOptions {
 };
 
 struct FileStats {
-  size_t python = 0, shell = 0, cuda_source = 0, dependency_list = 0;
+  size_t python = 0, shell = 0, cuda_source = 0, dependency_list = 0, config = 0;
   size_t bytes = 0;
-  size_t total() const { return python + shell + cuda_source + dependency_list; }
+  size_t total() const { return python + shell + cuda_source + dependency_list + config; }
 };
 
 struct ScanResult {
   std::vector<Finding> findings;   // sorted by file, line, column
   FileStats files;
   size_t file_errors = 0;          // files that could not be read or parsed (each also a finding)
+  size_t files_skipped = 0;        // configuration files too large to be one (each an input-skipped finding)
 };
 
 ScanResult scan_paths(const std::vector<std::string>& paths, const ScanOptions& options);

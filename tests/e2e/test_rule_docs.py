@@ -74,7 +74,8 @@ def test_every_rule_has_a_page_and_an_index_row():
 
 
 # The fence language of an example's file (example.py unless the example names another).
-FENCE_LANGUAGES = {".py": "python", ".txt": "text", ".toml": "toml", ".cu": "cpp", ".cpp": "cpp"}
+FENCE_LANGUAGES = {".py": "python", ".txt": "text", ".toml": "toml", ".cu": "cpp", ".cpp": "cpp", ".json": "json",
+                   ".yaml": "yaml", ".yml": "yaml"}
 
 
 def fenced(text, file="example.py"):

@@ -20,6 +20,8 @@ namespace {
 // device_values.cpp recognises no CUDA value that does not start with one of them.
 constexpr std::string_view kCudaDevice = "cuda", kCudaDevicePrefix = "cuda:";
 constexpr std::string_view kNccl = "nccl", kNcclUpper = "NCCL";
+// A backend per device starts with its first device: "cuda:nccl,..." (kCudaDevicePrefix) or "cpu:...".
+constexpr std::string_view kCpuDevicePrefix = "cpu:";
 
 struct DeviceRules {
   const Rule* rewrite[2] = {nullptr, nullptr};     // device-string, nccl-backend
@@ -100,6 +102,25 @@ bool indexed_device_edit(const PythonAnalysis& a, const DeviceValue& d, const Ru
   return true;
 }
 
+// A backend per device ("cpu:gloo,cuda:nccl") rewritten item by item with the plain rewrites of the
+// device-string and backend-string rules ("cuda" -> "npu", "nccl" -> "hccl"): the devices and their
+// backends change together. A target whose rules write expressions instead has no such string.
+bool composite_edit(const DeviceValue& d, const DeviceRules& r, PyMatch& m) {
+  const Rule* device = r.rewrite[0];
+  const Rule* backend = r.rewrite[1];
+  const auto* dev_w = device && device->fix == FixKind::automatic ? std::get_if<NameRewrite>(&device->rewrite_params) : nullptr;
+  const auto* be_w = backend && backend->fix == FixKind::automatic ? std::get_if<NameRewrite>(&backend->rewrite_params) : nullptr;
+  if (!dev_w || !be_w) return false;
+  std::string value;
+  for (const auto& [dev, be] : composite_backend_items(d.lit.value)) {
+    if (!value.empty()) value += ',';
+    value.append(dev == dev_w->from ? std::string_view(dev_w->to) : dev).append(":");
+    value.append(be == be_w->from ? std::string_view(be_w->to) : be);
+  }
+  m.edit = TextEdit{static_cast<uint32_t>(d.lit.value_offset), static_cast<uint32_t>(d.lit.value_offset + d.lit.value.size()), value};
+  return true;
+}
+
 std::string lines_text(const std::vector<uint32_t>& lines) {
   std::string s;
   for (size_t i = 0; i < lines.size() && i < 3; ++i) s += (i ? ", " : "") + std::to_string(lines[i]);
@@ -145,6 +166,12 @@ void DeviceStringMatch::match(const MatchContext& c, std::vector<PyMatch>& out) 
           m.message = fmt::format("left as is: '{}' is compared here, and the value set on line {} stays (not a device "
                                   "banjia can follow); change both together",
                                   d.key, lines_text(dec.blocking_lines));
+        } else if (m.rule->fix == FixKind::automatic && d.composite) {
+          if (!composite_edit(d, r, m)) {
+            m.blocked = true;
+            m.message = "a backend per device: write each device's backend for this target by hand (the backend of the "
+                        "accelerator's device type is torch.distributed.get_default_backend_for_device(device_type))";
+          }
         } else if (m.rule->fix == FixKind::automatic && m.rule->rewrite == RewriteKind::device_expression) {
           if (d.kind == ValueKind::device && indexed_device_edit(a, d, *m.rule, m)) break;
           expression_edit(a, d, *m.rule, d.kind == ValueKind::device ? kCudaDevice : kNccl, m);
@@ -174,6 +201,12 @@ void BackendStringMatch::add_needles(const RuleCatalog& rules, PythonNeedles& ne
   if (rules.of_kind<BackendStringMatch>().empty()) return;
   needles.add_string_value(kNccl);
   needles.add_string_value(kNcclUpper);
+  // A backend per device naming CUDA or NCCL (device_values.cpp, composite_backend_items) starts with
+  // one of its devices: "cuda:" or "cpu:"; one that starts with "npu:"
+  // names an Ascend backend first and CUDA later ("npu:hccl,cuda:nccl"), which needs this too.
+  needles.add_string_prefix(kCudaDevicePrefix);
+  needles.add_string_prefix(kCpuDevicePrefix);
+  needles.add_string_prefix("npu:");
 }
 
 }  // namespace banjia::rules

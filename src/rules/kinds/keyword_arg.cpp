@@ -3,12 +3,28 @@
 
 #include <algorithm>
 
+#include "python/literals.h"
 #include "rules/match_fields.h"
 #include "rules/python_matches.h"
 
 namespace banjia::rules {
 
-KeywordArgMatch KeywordArgMatch::parse(const MatchFields& m) { return {m.strings("names"), m.text("keyword")}; }
+namespace {
+
+// The argument is one of `values`: a plain string literal (no escapes, no f-string fields) whose value
+// is listed. An expression or a name is not: only what the call certainly passes is reported.
+bool passes_listed_value(const PythonAnalysis& a, const python::CallArg& arg, const std::vector<std::string>& values) {
+  if (values.empty()) return true;
+  if (arg.first_sig != arg.last_sig || a.sig_token(arg.first_sig).kind != python::TokenKind::String) return false;
+  const auto value = python::simple_string_value(a.sig_text(arg.first_sig));
+  return value && std::find(values.begin(), values.end(), *value) != values.end();
+}
+
+}  // namespace
+
+KeywordArgMatch KeywordArgMatch::parse(const MatchFields& m) {
+  return {m.strings("names"), m.text("keyword"), m.strings("values")};
+}
 
 void KeywordArgMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
   for (const Rule* r : rules.of_kind<KeywordArgMatch>())
@@ -23,7 +39,8 @@ void KeywordArgMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
       if (!ref.is_call || ref.qualified.empty()) continue;
       if (std::find(names.begin(), names.end(), ref.qualified) == names.end()) continue;
       auto args = python::call_arguments(a.view, ref.call_open_sig);
-      if (const auto* arg = python::find_keyword(args, r->params<KeywordArgMatch>().keyword)) {
+      const auto* arg = python::find_keyword(args, r->params<KeywordArgMatch>().keyword);
+      if (arg && passes_listed_value(a, *arg, r->params<KeywordArgMatch>().values)) {
         PyMatch m;
         m.rule = r;
         m.first_tok = a.view.sig[arg->keyword_sig];

@@ -1,5 +1,6 @@
 // Match kind "keyword-arg": a call of one of the rule's `names` passing `keyword=`
-// (load_inline(cuda_sources=...)).
+// (load_inline(cuda_sources=...)), or, with `values`, passing it one of those string literals
+// (torch.compile(mode="reduce-overhead")). The call may be a decorator (`@torch.compile(...)`).
 #pragma once
 #include "rules/kinds/kind.h"
 
@@ -9,6 +10,8 @@ struct KeywordArgMatch {
   static constexpr std::string_view kName = "keyword-arg";
   std::vector<std::string> names;  // the callables, dotted
   std::string keyword;
+  std::vector<std::string> values;  // empty: any value; else the literal must be one of these
+
 
   static KeywordArgMatch parse(const MatchFields& m);
   static void add_needles(const RuleCatalog& rules, PythonNeedles& needles);

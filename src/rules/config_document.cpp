@@ -1,0 +1,78 @@
+#include "rules/config_document.h"
+
+#include <array>
+
+namespace banjia::rules {
+
+namespace {
+
+bool ends_with_any(std::string_view name, std::initializer_list<std::string_view> tails) {
+  for (auto t : tails)
+    if (name.ends_with(t)) return true;
+  return false;
+}
+
+}  // namespace
+
+std::optional<ConfigFormat> config_format(std::string_view name) {
+  // Files of other tools that happen to be JSON/YAML/TOML: package managers' manifests and lockfiles,
+  // TypeScript and editor settings. Their values are never device settings of a training run.
+  static constexpr std::array<std::string_view, 8> kNotConfigs = {
+      "package.json", "package-lock.json", "composer.json", "jsconfig.json", "pnpm-lock.yaml",
+      "pyproject.toml", "Pipfile.lock", ".eslintrc.json"};
+  for (auto n : kNotConfigs)
+    if (name == n) return std::nullopt;
+  if (name.starts_with("tsconfig") || ends_with_any(name, {"-lock.json", ".lock.json", "-lock.yaml", ".lock.yaml"}))
+    return std::nullopt;
+  if (ends_with_any(name, {".yaml", ".yml"})) return ConfigFormat::yaml;
+  if (name.ends_with(".json")) return ConfigFormat::json;
+  if (name.ends_with(".toml")) return ConfigFormat::toml;
+  return std::nullopt;
+}
+
+std::string key_path_text(const std::vector<std::string>& path) {
+  std::string s;
+  for (const auto& k : path) {
+    if (!s.empty() && !k.starts_with('[')) s += '.';
+    s += k;
+  }
+  return s;
+}
+
+size_t offset_of(std::string_view text, size_t line, size_t column) {
+  if (line == 0 || column == 0) return std::string_view::npos;
+  size_t at = 0;
+  for (size_t l = 1; l < line; ++l) {
+    const size_t brk = text.find_first_of("\r\n", at);
+    if (brk == std::string_view::npos) return std::string_view::npos;
+    at = brk + (text[brk] == '\r' && brk + 1 < text.size() && text[brk + 1] == '\n' ? 2 : 1);
+  }
+  for (size_t c = 1; c < column; ++c) {
+    if (at >= text.size() || text[at] == '\n' || text[at] == '\r') return std::string_view::npos;
+    ++at;  // past the lead byte, then its continuation bytes
+    while (at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) ++at;
+  }
+  return at;
+}
+
+std::optional<ByteRange> verbatim_at(std::string_view text, size_t at, std::string_view value, char quote) {
+  if (at == std::string_view::npos || at > text.size()) return std::nullopt;
+  const size_t begin = quote ? at + 1 : at;
+  if (quote && (at >= text.size() || text[at] != quote)) return std::nullopt;
+  if (begin + value.size() > text.size() || text.substr(begin, value.size()) != value) return std::nullopt;
+  if (value.find_first_of("\r\n") != std::string_view::npos) return std::nullopt;
+  const size_t end = begin + value.size();
+  if (quote && (end >= text.size() || text[end] != quote)) return std::nullopt;
+  return ByteRange{begin, end};
+}
+
+std::vector<ConfigScalar> read_config(std::string_view text, ConfigFormat format, const std::string& display) {
+  switch (format) {
+    case ConfigFormat::yaml: return read_yaml(text, display);
+    case ConfigFormat::json: return read_json(text, display);
+    case ConfigFormat::toml: return read_toml(text, display);
+  }
+  return {};
+}
+
+}  // namespace banjia::rules

@@ -1,0 +1,19 @@
+// Match kind "config-value": a value in a configuration file (YAML, JSON, TOML) that names CUDA.
+// config_scanner.cpp matches it on the file's parsed scalars, so it has no Python needles or matcher.
+// `role` says what the rule looks for (config_scanner.h lists the roles); `keys` are the keys that
+// decide it: those whose value is a device or a backend, or those an environment sits under.
+#pragma once
+#include "rules/kinds/kind.h"
+#include "rules/match_fields.h"
+
+namespace banjia::rules {
+
+struct ConfigValueMatch {
+  static constexpr std::string_view kName = "config-value";
+  std::string role;               // device, backend, env, fp8, attention, other
+  std::vector<std::string> keys;  // matched without regard to case
+
+  static ConfigValueMatch parse(const MatchFields& m) { return {m.text("role"), m.strings("keys")}; }
+};
+
+}  // namespace banjia::rules
