@@ -139,6 +139,9 @@ bool is_device_first_callee(const Callee& c) {
   for (auto m : kMeshModules)
     if (c.qualified.starts_with(m) && (c.qualified.substr(m.size()) == "init_device_mesh" || c.qualified.substr(m.size()) == "DeviceMesh"))
       return true;
+  // A device module's functions take the device first (torch.cuda.get_device_properties("cuda:0")).
+  for (std::string_view module : {"torch.cuda.", "torch.npu.", "torch.accelerator."})
+    if (c.qualified.starts_with(module) && c.qualified.find('.', module.size()) == std::string_view::npos) return true;
   return c.is_method && (c.last == "to" || c.last == "device");
 }
 
