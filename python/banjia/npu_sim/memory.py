@@ -67,8 +67,16 @@ def set_geometry(tensor: torch.Tensor, storage: torch.UntypedStorage, offset: An
 
 
 def make_npu_tensor(storage: torch.UntypedStorage, dtype: torch.dtype, size: Any, stride: Any,
-                    offset: Any) -> torch.Tensor:
-    tensor = torch._C._acc.create_empty_tensor((0,), dtype)
+                    offset: Any, view_of: torch.Tensor | None = None) -> torch.Tensor:
+    """A new npu tensor over storage; for a view, one that is an inference tensor exactly when its
+    base is (what TensorImpl's view constructor does on the CPU, where a view takes the base's dispatch
+    keys): a tensor made inside torch.inference_mode is otherwise an inference tensor, and autograd's
+    ADInplaceOrView kernel then fails to share the base's version counter with it."""
+    if view_of is not None and view_of.is_inference() != torch.is_inference_mode_enabled():
+        with torch._C._InferenceMode(view_of.is_inference()):
+            tensor = torch._C._acc.create_empty_tensor((0,), dtype)
+    else:
+        tensor = torch._C._acc.create_empty_tensor((0,), dtype)
     set_geometry(tensor, storage, offset, size, stride)
     stats.COUNTS.npu_tensors += 1
     return tensor
@@ -92,7 +100,7 @@ def npu_from_cpu(result: torch.Tensor, aliases: list[tuple[torch.Tensor, torch.T
         for cpu, npu in aliases:
             if cpu.untyped_storage().data_ptr() == data:
                 return make_npu_tensor(npu.untyped_storage(), result.dtype, result.size(),
-                                       result.stride(), result.storage_offset())
+                                       result.stride(), result.storage_offset(), view_of=npu)
     storage = npu_storage_owned_by(result.untyped_storage())
     return make_npu_tensor(storage, result.dtype, result.size(), result.stride(), result.storage_offset())
 
