@@ -24,7 +24,7 @@ from typing import Any, Callable
 import torch
 from torch.utils.backend_registration import _setup_privateuseone_for_python_backend
 
-from banjia.npu_sim import autocast, cuda_guard, fallback, hccl, memory, npu_amp, npu_module, rnn_cells
+from banjia.npu_sim import autocast, compile, cuda_guard, fallback, hccl, memory, npu_amp, npu_module, rnn_cells, stats
 
 _libraries: list[Any] = []
 _PINNED = "_banjia_pinned"
@@ -136,6 +136,13 @@ KERNELS: dict[str, Callable[..., Any]] = {
 }
 
 
+def _counted(kernel: Callable[..., Any]) -> Callable[..., Any]:
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        stats.COUNTS.npu_ops += 1
+        return kernel(*args, **kwargs)
+    return counted
+
+
 class _Hooks(torch._C._acc.PrivateUse1Hooks):
     def is_available(self) -> bool:
         return True
@@ -188,11 +195,12 @@ def install() -> None:
     generic.fallback(fallback.run_on_cpu, "PrivateUse1")
     kernels = make_library("aten", "IMPL")
     for name, kernel in KERNELS.items():
-        kernels.impl(name, kernel, "PrivateUse1")
+        kernels.impl(name, _counted(kernel), "PrivateUse1")
     _libraries.extend([generic, kernels])
     autocast.install()
     rnn_cells.install()
     hccl.install()
+    compile.install()
     setattr(torch.Tensor, "pin_memory", _pin_memory)
     setattr(torch.Tensor, "is_pinned", _is_pinned)
     setattr(torch.UntypedStorage, "__new__", _untyped_storage_new(torch.UntypedStorage.__new__))

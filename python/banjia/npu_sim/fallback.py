@@ -11,7 +11,7 @@ from typing import Any
 
 import torch
 
-from banjia.npu_sim import memory
+from banjia.npu_sim import memory, stats
 
 # Ops that take CPU tensors next to npu ones on real devices too (index tensors may live on the host).
 _MIXED_DEVICE_OPS = frozenset({"index", "index_put", "index_put_", "_index_put_impl_"})
@@ -142,4 +142,5 @@ def run_op_on_cpu(op: torch._ops.OpOverload, args: tuple[Any, ...] | list[Any], 
 
 def run_on_cpu(op: torch._ops.OpOverload, *args: Any, **kwargs: Any) -> Any:
     """The boxed PrivateUse1 fallback."""
+    stats.COUNTS.npu_ops += 1
     return run_op_on_cpu(op, args, kwargs)

@@ -1,6 +1,7 @@
 """Which code a stack frame belongs to: the user's program, torch, the simulator, or the rest."""
 from __future__ import annotations
 
+import functools
 import linecache
 import os
 import site
@@ -19,6 +20,7 @@ def _prefixes(paths: list[str]) -> tuple[str, ...]:
     return tuple(sorted({os.path.abspath(p) + os.sep for p in paths if p}, key=len, reverse=True))
 
 
+_TORCH_CUDA = os.path.join(_TORCH, "cuda") + os.sep
 _SITE = _prefixes([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
                    *site.getsitepackages(), site.getusersitepackages()])
 _STDLIB = _prefixes([sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]])
@@ -34,6 +36,7 @@ def set_script(path: str) -> None:
     _script_dir[0] = os.path.dirname(os.path.abspath(path)) + os.sep
 
 
+@functools.lru_cache(maxsize=4096)
 def kind(filename: str) -> str:
     if filename.startswith("<"):
         return PYTHON  # frozen importlib, <string>, <stdin>
@@ -49,6 +52,10 @@ def kind(filename: str) -> str:
     return USER
 
 
+def in_torch_cuda(filename: str) -> bool:
+    return os.path.abspath(filename).startswith(_TORCH_CUDA)
+
+
 def _outer(frame: FrameType | None) -> FrameType | None:
     return frame.f_back if frame is not None else None
 
@@ -60,6 +67,17 @@ def called_from_torch() -> bool:
         owner = kind(frame.f_code.co_filename)
         if owner not in (SIMULATOR, PYTHON):
             return owner == TORCH
+        frame = frame.f_back
+    return False
+
+
+def caller_is_torch_or_simulator(frame: FrameType | None) -> bool:
+    """Whether the nearest frame from `frame` outwards that is not the standard library is torch's
+    or the simulator's."""
+    while frame is not None:
+        owner = kind(frame.f_code.co_filename)
+        if owner != PYTHON:
+            return owner in (TORCH, SIMULATOR)
         frame = frame.f_back
     return False
 

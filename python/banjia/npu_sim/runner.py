@@ -132,8 +132,7 @@ def run(argv: list[str]) -> int:
         _autoload_torch_npu()
     threading.excepthook = _thread_excepthook(threading.excepthook)
 
-    with stats.OpCounter():  # type: ignore[no-untyped-call]
-        status = _run_program(path)
+    status = _run_program(path)
     sys.stdout.flush()
     return _verdict(status)
 
@@ -150,7 +149,7 @@ def _verdict(status: int) -> int:
         return 1
     if status != 0:
         return status
-    if counts.npu_ops == 0:
+    if counts.npu_ops == 0 and counts.npu_graphs == 0:
         print(f"{PREFIX}: the program ran no op on npu (everything ran on the CPU)", file=sys.stderr)
         return 1
     return 0
