@@ -24,7 +24,10 @@ from typing import Any, Callable
 import torch
 from torch.utils.backend_registration import _setup_privateuseone_for_python_backend
 
-from banjia.npu_sim import autocast, compile, cuda_guard, fallback, hccl, memory, npu_amp, npu_module, rnn_cells, stats
+from banjia.npu_sim import (
+    accelerator, autocast, compile, cuda_guard, device_arguments, devices, fallback, hccl, memory, npu_amp,
+    npu_module, rnn_cells, stats,
+)
 
 _libraries: list[Any] = []
 _PINNED = "_banjia_pinned"
@@ -41,14 +44,12 @@ def _host(tensor: torch.Tensor) -> torch.Tensor:
 def empty_memory_format(size: Any, dtype: torch.dtype | None = None, layout: Any = None,
                         device: torch.device | None = None, pin_memory: bool | None = None,
                         memory_format: torch.memory_format | None = None) -> torch.Tensor:
-    fallback.check_index(device)
-    return memory.empty_npu(size, dtype, memory_format=memory_format)
+    return memory.empty_npu(size, dtype, devices.index(device), memory_format=memory_format)
 
 
 def empty_strided(size: Any, stride: Any, dtype: torch.dtype | None = None, layout: Any = None,
                   device: torch.device | None = None, pin_memory: bool | None = None) -> torch.Tensor:
-    fallback.check_index(device)
-    return memory.empty_npu(size, dtype, stride=stride)
+    return memory.empty_npu(size, dtype, devices.index(device), stride=stride)
 
 
 def copy_from(src: torch.Tensor, dst: torch.Tensor, non_blocking: bool = False) -> torch.Tensor:
@@ -67,12 +68,11 @@ def copy_from_and_resize(src: torch.Tensor, dst: torch.Tensor) -> torch.Tensor:
 def to_copy(tensor: torch.Tensor, dtype: torch.dtype | None = None, layout: Any = None,
             device: torch.device | None = None, pin_memory: bool | None = None,
             non_blocking: bool = False, memory_format: torch.memory_format | None = None) -> torch.Tensor:
-    fallback.check_index(device)
     source = _host(tensor)
     copy = source.to(dtype=dtype or source.dtype, memory_format=memory_format or torch.preserve_format,
                      copy=True)
     target = device if device is not None else tensor.device
-    return memory.npu_from_cpu(copy, []) if target.type == "npu" else copy
+    return memory.npu_from_cpu(copy, [], devices.index(target)) if target.type == "npu" else copy
 
 
 def resize(tensor: torch.Tensor, size: Any, memory_format: Any = None) -> torch.Tensor:
@@ -97,7 +97,8 @@ def set_tensor(tensor: torch.Tensor, source: torch.Tensor) -> torch.Tensor:
 
 
 def set_empty(tensor: torch.Tensor) -> torch.Tensor:
-    storage = memory.npu_storage_owned_by(torch.empty(0, dtype=torch.uint8).untyped_storage())
+    storage = memory.npu_storage_owned_by(torch.empty(0, dtype=torch.uint8).untyped_storage(),
+                                          tensor.device.index or 0)
     memory.set_geometry(tensor, storage, 0, [0], [1])
     return tensor
 
@@ -176,9 +177,8 @@ def _untyped_storage_new(original: Any) -> Any:
     def new(cls: type, *args: Any, **kwargs: Any) -> Any:
         device = kwargs.get("device")
         if device is not None and torch.device(device).type == "npu":
-            fallback.check_index(torch.device(device))
             host = original(cls, *args, **{k: v for k, v in kwargs.items() if k != "device"})
-            return memory.copy_storage_to_npu(host)
+            return memory.copy_storage_to_npu(host, devices.index(device))
         return original(cls, *args, **kwargs)
     return staticmethod(new)
 
@@ -201,6 +201,8 @@ def install() -> None:
     rnn_cells.install()
     hccl.install()
     compile.install()
+    device_arguments.install()
+    accelerator.install()
     setattr(torch.Tensor, "pin_memory", _pin_memory)
     setattr(torch.Tensor, "is_pinned", _is_pinned)
     setattr(torch.UntypedStorage, "__new__", _untyped_storage_new(torch.UntypedStorage.__new__))

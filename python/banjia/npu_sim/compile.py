@@ -45,8 +45,8 @@ def _register_device_interface(module: types.ModuleType) -> None:
 
 # The simulator's modules that the dispatcher and compiled graphs call: Python frames that Dynamo
 # would otherwise try to compile as the program's code when an npu op runs eagerly between graphs.
-_DEVICE_MODULES = ("autocast", "backend", "compiled_graphs", "cuda_guard", "fallback", "frames", "hccl",
-                   "memory", "rnn_cells", "stats")
+_DEVICE_MODULES = ("autocast", "backend", "compiled_graphs", "cuda_guard", "devices", "fallback", "frames",
+                   "hccl", "memory", "rnn_cells", "stats")
 
 
 def _skip_device_modules(trace_rules: types.ModuleType) -> None:

@@ -54,14 +54,14 @@ def touches_npu(gm: torch.fx.GraphModule, example_inputs: Any) -> bool:
     return False
 
 
-def _npu_outputs(gm: torch.fx.GraphModule) -> list[bool]:
-    """For each output of the graph (flattened): whether it is an npu tensor."""
+def _npu_outputs(gm: torch.fx.GraphModule) -> list[int | None]:
+    """For each output of the graph (flattened): its npu device index, None when not on npu."""
     output = gm.graph.find_nodes(op="output")[0]
-    flags: list[bool] = []
+    indices: list[int | None] = []
     for item in torch.utils._pytree.tree_leaves(output.args[0]):
-        value = item.meta.get("val") if isinstance(item, torch.fx.Node) else item
-        flags.append(_is_npu(value))
-    return flags
+        value: Any = item.meta.get("val") if isinstance(item, torch.fx.Node) else item
+        indices.append((value.device.index or 0) if _is_npu(value) else None)
+    return indices
 
 
 def _cpu_fake(value: Any, fake_mode: Any) -> Any:
@@ -96,9 +96,9 @@ def _replace_npu_attributes(gm: torch.fx.GraphModule) -> None:
                 module.register_buffer(name, memory.cpu_alias(buffer))
 
 
-def as_cpu_graph(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> tuple[list[Any], list[bool]]:
+def as_cpu_graph(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> tuple[list[Any], list[int | None]]:
     """Rewrites gm (owned by the compiler) to the CPU; returns the CPU example inputs and, per
-    output, whether it is an npu tensor in the original graph."""
+    output, its npu device index in the original graph (None when not on npu)."""
     from torch._guards import detect_fake_mode
     from torch.fx.passes.fake_tensor_prop import FakeTensorProp
 
@@ -114,7 +114,7 @@ def as_cpu_graph(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> tuple[l
 class NpuCompiledGraph:
     """A compiled CPU graph called with npu tensors: see the module docstring."""
 
-    def __init__(self, compiled: Callable[[list[Any]], Any], npu_outputs: list[bool]) -> None:
+    def __init__(self, compiled: Callable[[list[Any]], Any], npu_outputs: list[int | None]) -> None:
         # An instance attribute: the wrappers AOT autograd puts around the callable copy __dict__.
         self._boxed_call = True
         self.compiled = compiled
@@ -133,9 +133,9 @@ class NpuCompiledGraph:
         args.clear()  # the boxed calling convention: the callee may free its inputs
         outputs = self.compiled(cpu_args)
         converted: list[Any] = []
-        for output, npu in zip(outputs, self.npu_outputs):
-            if npu and isinstance(output, torch.Tensor) and not _is_npu(output):
-                made = memory.npu_from_cpu(output, aliases)
+        for output, device_index in zip(outputs, self.npu_outputs):
+            if device_index is not None and isinstance(output, torch.Tensor) and not _is_npu(output):
+                made = memory.npu_from_cpu(output, aliases, device_index)
                 aliases.append((output, made))  # later outputs may be views of this one
                 output = made
             converted.append(output)

@@ -2,18 +2,25 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
 import linecache
 import os
 import site
 import sys
 import sysconfig
-from types import FrameType
+from types import FrameType, TracebackType
 from typing import NamedTuple
 
-import torch
+
+def _package_directory(name: str) -> str:
+    """Where a package is, without importing it (child processes read frames before torch loads)."""
+    spec = importlib.util.find_spec(name)
+    origin = spec.origin if spec is not None and spec.origin else os.path.join("<no package>", name, "")
+    return os.path.dirname(os.path.abspath(origin)) + os.sep
+
 
 _SIMULATOR = os.path.dirname(os.path.abspath(__file__)) + os.sep
-_TORCH = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+_TORCH = _package_directory("torch")
 
 
 def _prefixes(paths: list[str]) -> tuple[str, ...]:
@@ -32,8 +39,17 @@ _script_dir: list[str] = [os.getcwd() + os.sep]
 
 
 def set_script(path: str) -> None:
-    """The directory that file names in messages are shown relative to."""
-    _script_dir[0] = os.path.dirname(os.path.abspath(path)) + os.sep
+    """The program's file: names in messages are shown relative to its directory."""
+    set_script_directory(os.path.dirname(os.path.abspath(path)))
+
+
+def set_script_directory(directory: str) -> None:
+    _script_dir[0] = os.path.abspath(directory) + os.sep
+
+
+def is_torch_helper(path: str) -> bool:
+    """Whether a process's main file is one of torch's helper programs (Inductor's compile workers)."""
+    return os.path.abspath(path).startswith(os.path.join(_TORCH, "_inductor") + os.sep)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -96,6 +112,17 @@ class Location(NamedTuple):
 def _location(frame: FrameType) -> Location:
     filename = frame.f_code.co_filename
     return Location(display(filename), frame.f_lineno, linecache.getline(filename, frame.f_lineno).strip())
+
+
+def program_location(tb: TracebackType | None) -> str:
+    """FILE:LINE of the innermost frame of the program in a traceback (else of its innermost frame)."""
+    found = "<unknown>:0"
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if kind(filename) == USER or found == "<unknown>:0":
+            found = f"{display(filename)}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return found
 
 
 def user_location() -> Location:

@@ -18,36 +18,33 @@ class Counts:
     npu_ops: int = 0
     npu_graphs: int = 0
     npu_tensors: int = 0
-    live_bytes: int = 0
-    peak_bytes: int = 0
-    run_peak_bytes: int = 0
+    live_bytes: dict[int, int] = field(default_factory=dict)  # per device index
+    peak_bytes: dict[int, int] = field(default_factory=dict)  # per device index, since the last reset
+    run_peak_bytes: int = 0  # all devices together, over the whole run
     cuda_queries: int = 0
     cuda_uses: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def storage_allocated(self, nbytes: int) -> None:
+    def storage_allocated(self, device: int, nbytes: int) -> None:
         with self.lock:
-            self.live_bytes += nbytes
-            self.peak_bytes = max(self.peak_bytes, self.live_bytes)
-            self.run_peak_bytes = max(self.run_peak_bytes, self.live_bytes)
+            live = self.live_bytes[device] = self.live_bytes.get(device, 0) + nbytes
+            self.peak_bytes[device] = max(self.peak_bytes.get(device, 0), live)
+            self.run_peak_bytes = max(self.run_peak_bytes, sum(self.live_bytes.values()))
 
-    def storage_released(self, nbytes: int) -> None:
+    def storage_released(self, device: int, nbytes: int) -> None:
         with self.lock:
-            self.live_bytes -= nbytes
+            self.live_bytes[device] = self.live_bytes.get(device, 0) - nbytes
 
-    def reset_peak(self) -> None:
+    def start_child(self) -> None:
+        """In a new process: forget what the parent counted before it forked this one."""
         with self.lock:
-            self.peak_bytes = self.live_bytes
+            self.npu_ops = self.npu_graphs = self.npu_tensors = self.cuda_queries = 0
+            self.cuda_uses = []
+            self.run_peak_bytes = sum(self.live_bytes.values())
+
+    def reset_peak(self, device: int) -> None:
+        with self.lock:
+            self.peak_bytes[device] = self.live_bytes.get(device, 0)
 
 
 COUNTS = Counts()
-
-
-def summary_lines() -> list[str]:
-    c = COUNTS
-    lines = [
-        f"banjia npu_sim: aten ops on npu {c.npu_ops}; compiled graph calls on npu {c.npu_graphs}; "
-        f"npu tensors created {c.npu_tensors}; peak npu memory {c.run_peak_bytes} bytes",
-        f"banjia npu_sim: CUDA uses {len(c.cuda_uses)}; CUDA availability queries answered False {c.cuda_queries}",
-    ]
-    return lines
