@@ -1,6 +1,7 @@
 """The npu device and torch.npu / torch_npu APIs a migrated program uses; prints "ok NAME" per check."""
 import gc
 import io
+import os
 
 import torch
 import torch.nn as nn
@@ -60,6 +61,35 @@ assert torch.npu.memory_allocated() == base and torch.npu.max_memory_allocated()
 torch.npu.reset_peak_memory_stats()
 assert torch.npu.max_memory_allocated() == base
 print("ok memory")
+
+# torch.accelerator as a device-agnostic program uses it; the expected values are formulas.
+torch.accelerator.synchronize()
+torch.accelerator.synchronize("npu:0")
+gc.collect()
+base = torch.accelerator.memory_allocated()
+torch.accelerator.reset_peak_memory_stats()
+block = torch.empty(500, 100, device="npu", dtype=torch.float64)
+size = 500 * 100 * 8
+assert torch.accelerator.memory_allocated() - base == size == torch.npu.memory_allocated() - base
+assert torch.accelerator.memory.memory_allocated(0) - base == size
+assert torch.accelerator.max_memory_allocated() - base == size
+assert torch.accelerator.memory_reserved() == torch.npu.memory_reserved()
+assert torch.accelerator.max_memory_reserved() == torch.npu.max_memory_reserved()
+assert torch.accelerator.memory_stats()["allocated_bytes.all.current"] == base + size
+assert torch.accelerator.memory_stats() == torch.npu.memory_stats()
+del block
+gc.collect()
+assert torch.accelerator.memory_allocated() == base and torch.accelerator.max_memory_allocated() == base + size
+torch.accelerator.reset_peak_memory_stats()
+torch.accelerator.reset_accumulated_memory_stats()
+assert torch.accelerator.max_memory_allocated() == base
+free, total = torch.accelerator.get_memory_info()
+assert total == os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") and 0 < free <= total
+torch.accelerator.empty_cache()
+torch.accelerator.memory.empty_cache()
+assert torch.accelerator.current_stream() == torch.npu.current_stream()
+assert torch.accelerator.current_device_index() == torch.npu.current_device() == 0
+print("ok accelerator")
 
 stream = torch.npu.Stream()
 start, end = torch.npu.Event(enable_timing=True), torch.npu.Event(enable_timing=True)
