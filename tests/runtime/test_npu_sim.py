@@ -48,8 +48,8 @@ def test_numerics_and_autograd_match_the_cpu() -> None:
 def test_device_torch_npu_apis_autocast_save_load_and_pinned_memory() -> None:
     result = simulate(SCRIPTS / "device_api.py")
     assert result.returncode == 0, result.stderr
-    assert checks(result.stdout) == ["tensors", "modules", "device module", "memory", "accelerator", "streams",
-                                     "random", "save load", "pinned memory", "autocast"]
+    assert checks(result.stdout) == ["tensors", "modules", "device module", "properties", "memory", "accelerator",
+                                     "streams", "random", "save load", "pinned memory", "autocast"]
     assert summary(result.stderr)[3] >= 1_000_000  # the 1,000,000-byte block of the memory check
 
 

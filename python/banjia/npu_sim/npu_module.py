@@ -6,16 +6,19 @@ CPU kernels), so the seed and RNG-state functions act on torch's CPU default gen
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import torch
 
 from banjia.npu_sim import npu_amp as amp
 from banjia.npu_sim import devices
 from banjia.npu_sim.npu_memory import (
-    empty_cache, host_memory, max_memory_allocated, max_memory_reserved, mem_get_info, memory_allocated,
+    empty_cache, max_memory_allocated, max_memory_reserved, mem_get_info, memory_allocated,
     memory_reserved, memory_stats, memory_summary, reset_accumulated_memory_stats, reset_max_memory_allocated,
     reset_peak_memory_stats,
+)
+from banjia.npu_sim.npu_properties import (
+    get_device_capability, get_device_name, get_device_properties,
 )
 from banjia.npu_sim.npu_streams import (
     Event, Stream, StreamContext, current_stream, default_stream, set_stream, stream,
@@ -36,7 +39,6 @@ __all__ = [
     "IntTensor", "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor", "matmul", "conv", "amp",
 ]
 
-DEVICE_NAME = "banjia npu_sim (CPU)"
 default_generators: tuple[torch.Generator, ...] = (torch.default_generator,)
 
 
@@ -80,26 +82,6 @@ def can_device_access_peer(dev: Any, peer: Any) -> bool:
     _index(dev)
     _index(peer)
     return False
-
-
-def get_device_name(dev: Any = None) -> str:
-    _index(dev)
-    return DEVICE_NAME
-
-
-class _Properties(NamedTuple):
-    name: str
-    total_memory: int
-
-
-def get_device_properties(dev: Any = None) -> _Properties:
-    _index(dev)
-    return _Properties(DEVICE_NAME, host_memory()[1])
-
-
-def get_device_capability(dev: Any = None) -> None:
-    _index(dev)
-    return None  # torch_npu returns None here too (no CUDA compute capability on NPU)
 
 
 def utilization(dev: Any = None) -> int:
