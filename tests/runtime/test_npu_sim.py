@@ -53,10 +53,10 @@ def test_device_torch_npu_apis_autocast_save_load_and_pinned_memory() -> None:
     assert summary(result.stderr)[3] >= 1_000_000  # the 1,000,000-byte block of the memory check
 
 
-def test_hccl_process_group_and_ddp_in_one_process() -> None:
+def test_hccl_process_group_ddp_dtensor_and_fsdp2_in_one_process() -> None:
     result = simulate(SCRIPTS / "distributed.py")
     assert result.returncode == 0, result.stderr
-    assert [line for line in result.stdout.splitlines() if line.startswith("ok ")] == ["ok collectives", "ok ddp"]
+    assert checks(result.stdout) == ["collectives", "ddp", "dtensor", "fsdp2"]
 
 
 CUDA_CASES = {

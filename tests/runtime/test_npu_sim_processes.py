@@ -1,9 +1,9 @@
 """Several processes and devices under `python -m banjia.npu_sim`: child processes run on the
 simulated npu and report to the run's verdict, each rank has its own device, hccl connects ranks.
 
-The DDP runs are checked against a single-process training on the CPU computed here: with the
-gradients averaged over two ranks that each see half of every batch, every rank ends with the
-parameters of full-batch training.
+The DDP and FSDP2 runs are checked against single-process trainings on the CPU computed here: with
+the gradients averaged over two ranks that each see half of every batch, every rank ends with the
+parameters of full-batch training, and the mean of the ranks' losses is the full-batch loss.
 """
 from __future__ import annotations
 
@@ -17,28 +17,49 @@ torch = pytest.importorskip("torch")
 from npu_sim_harness import SCRIPTS, checks, free_port, simulate, summary  # noqa: E402
 
 PROCESSES = SCRIPTS / "processes"
-STEPS, BATCH = 3, 8  # as in processes/ddp_train.py
+STEPS, BATCH = 3, 8  # as in processes/ranks.py
+nn = torch.nn
 
 
-def _data(step: int) -> tuple[torch.Tensor, torch.Tensor]:
+def _ddp_data(step: int) -> tuple[torch.Tensor, torch.Tensor]:
     g = torch.Generator().manual_seed(100 + step)
     return torch.randn(BATCH, 6, generator=g), torch.randint(0, 3, (BATCH,), generator=g)
 
 
-def _full_batch_training() -> dict[str, torch.Tensor]:
+def _fsdp2_data(step: int) -> tuple[torch.Tensor, torch.Tensor]:
+    g = torch.Generator().manual_seed(200 + step)
+    return torch.randn(BATCH, 6, generator=g), torch.randn(BATCH, 2, generator=g)
+
+
+def _full_batch_ddp_training() -> dict[str, torch.Tensor]:
     torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(6, 8), torch.nn.ReLU(), torch.nn.Linear(8, 3))
+    model = nn.Sequential(nn.Linear(6, 8), nn.ReLU(), nn.Linear(8, 3))
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     for step in range(STEPS):
-        x, y = _data(step)
+        x, y = _ddp_data(step)
         optimizer.zero_grad()
-        torch.nn.functional.cross_entropy(model(x), y).backward()
+        nn.functional.cross_entropy(model(x), y).backward()
         optimizer.step()
     return model.state_dict()
 
 
+def _full_batch_fsdp2_training() -> tuple[list[float], dict[str, torch.Tensor]]:
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(6, 16), nn.Tanh(), nn.Linear(16, 2))
+    optimizer = torch.optim.AdamW(model.parameters(), lr=0.05)
+    losses = []
+    for step in range(STEPS):
+        x, y = _fsdp2_data(step)
+        loss = nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        losses.append(loss.item())
+    return losses, model.state_dict()
+
+
 def _expected_collectives(rank: int) -> dict[str, list[float] | list[list[float]]]:
-    """What each collective of ddp_train.py gives rank `rank` of two, from the inputs' formulas."""
+    """What each collective of ranks.py gives rank `rank` of two, from the inputs' formulas."""
     return {
         "all_reduce": [float(2 * i + 10) for i in range(4)],
         "broadcast": [10.0, 11.0, 12.0, 13.0],
@@ -52,9 +73,13 @@ def _expected_collectives(rank: int) -> dict[str, list[float] | list[list[float]
 
 
 def _check_ranks(out: Path) -> None:
-    expected_parameters = _full_batch_training()
-    for rank in (0, 1):
-        saved = torch.load(out / f"rank{rank}.pt")
+    expected_parameters = _full_batch_ddp_training()
+    expected_losses, expected_fsdp2_parameters = _full_batch_fsdp2_training()
+    ranks = [torch.load(out / f"rank{rank}.pt") for rank in (0, 1)]
+    assert expected_losses[-1] < expected_losses[0]
+    torch.testing.assert_close([sum(r["fsdp2_losses"][step] for r in ranks) / 2 for step in range(STEPS)],
+                               expected_losses)
+    for rank, saved in enumerate(ranks):
         assert saved["facts"] == {"device_count": 2, "accelerator_count": 2, "current": rank,
                                   "accelerator_current": rank, "parameter_device": f"npu:{rank}"}
         collectives = {name: t.tolist() for name, t in saved["collectives"].items()}
@@ -64,18 +89,20 @@ def _check_ranks(out: Path) -> None:
             assert reduced == [6.0, 6.0, 6.0]  # 2 * 3, the product lands on the destination
         for name, value in saved["parameters"].items():
             torch.testing.assert_close(value, expected_parameters[name], msg=name)
+        for name, value in saved["fsdp2_parameters"].items():
+            torch.testing.assert_close(value, expected_fsdp2_parameters[name], msg=name)
 
 
-def test_ddp_over_hccl_in_processes_of_torch_multiprocessing_spawn(tmp_path: Path) -> None:
-    result = simulate(PROCESSES / "ddp_train.py", str(tmp_path), str(free_port()))
+def test_ddp_fsdp2_and_dtensor_over_hccl_in_processes_of_torch_multiprocessing_spawn(tmp_path: Path) -> None:
+    result = simulate(PROCESSES / "ranks.py", str(tmp_path), str(free_port()))
     assert result.returncode == 0, result.stderr[-3000:]
     assert "child processes 2 (counted above), 2 of them ran ops on npu" in result.stderr
     _check_ranks(tmp_path)
 
 
-def test_ddp_over_hccl_in_workers_of_torchrun_started_as_a_module(tmp_path: Path) -> None:
+def test_ddp_fsdp2_and_dtensor_over_hccl_in_workers_of_torchrun_started_as_a_module(tmp_path: Path) -> None:
     result = simulate("-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-port",
-                      str(free_port()), str(PROCESSES / "ddp_train.py"), str(tmp_path))
+                      str(free_port()), str(PROCESSES / "ranks.py"), str(tmp_path))
     assert result.returncode == 0, result.stderr[-3000:]
     assert "child processes 2 (counted above), 2 of them ran ops on npu" in result.stderr
     _check_ranks(tmp_path)

@@ -120,6 +120,19 @@ def convolution_backward(grad: torch.Tensor, tensor: torch.Tensor, weight: torch
                                    output_padding, groups, output_mask), {})
 
 
+def has_compatible_shallow_copy_type(tensor: torch.Tensor, source: torch.Tensor) -> bool:
+    """torch_npu's rule (Ascend/pytorch torch_npu/csrc/aten/ops/HasCompatibleShallowCopyType.cpp):
+    dense CPU and npu tensors are interchangeable, so `cpu_parameter.data = npu_tensor` works, as
+    FSDP2 moves parameters. Registered for AutogradPrivateUse1, which the dispatcher chooses whenever
+    an npu tensor is one of the two; CPU pairs keep torch's kernel."""
+    keys = torch._C._dispatch_keys
+
+    def dense(t: torch.Tensor) -> bool:
+        return bool(keys(t).has(torch._C.DispatchKey.CPU) or keys(t).has(torch._C.DispatchKey.PrivateUse1))
+
+    return bool(keys(tensor) == keys(source)) or (dense(tensor) and dense(source))
+
+
 KERNELS: dict[str, Callable[..., Any]] = {
     "empty.memory_format": empty_memory_format,
     "empty_strided": empty_strided,
@@ -183,6 +196,16 @@ def _untyped_storage_new(original: Any) -> Any:
     return staticmethod(new)
 
 
+def _storage_resize(original: Any) -> Any:
+    def resize_(self: torch.UntypedStorage, size: int) -> torch.UntypedStorage:
+        if self.device.type != "npu":
+            result: torch.UntypedStorage = original(self, size)
+            return result
+        memory.resize_storage(self, int(size))
+        return self
+    return resize_
+
+
 def install() -> None:
     """Registers the npu device once: the rename, torch.npu, the kernels, autocast, hccl."""
     if _libraries:
@@ -196,7 +219,10 @@ def install() -> None:
     kernels = make_library("aten", "IMPL")
     for name, kernel in KERNELS.items():
         kernels.impl(name, _counted(kernel), "PrivateUse1")
-    _libraries.extend([generic, kernels])
+    autograd_kernels = make_library("aten", "IMPL")
+    autograd_kernels.impl("_has_compatible_shallow_copy_type", has_compatible_shallow_copy_type,
+                          "AutogradPrivateUse1")
+    _libraries.extend([generic, kernels, autograd_kernels])
     autocast.install()
     rnn_cells.install()
     hccl.install()
@@ -206,3 +232,4 @@ def install() -> None:
     setattr(torch.Tensor, "pin_memory", _pin_memory)
     setattr(torch.Tensor, "is_pinned", _is_pinned)
     setattr(torch.UntypedStorage, "__new__", _untyped_storage_new(torch.UntypedStorage.__new__))
+    setattr(torch.UntypedStorage, "resize_", _storage_resize(torch.UntypedStorage.resize_))

@@ -53,9 +53,25 @@ class ProcessGroupHCCL(dist.ProcessGroup):
     def __init__(self, store: Any, rank: int, size: int, timeout: timedelta) -> None:
         super().__init__(rank, size)  # type: ignore[call-arg]  # the stubs lack the (rank, size) form
         self._gloo: Any = dist.ProcessGroupGloo(store, rank, size, timeout)
+        self._group_name = ""
+        self._group_desc = ""
 
     def getBackendName(self) -> str:
         return "hccl"
+
+    # A Python process group has no C++ backend object to keep its name (`group.group_name`, which
+    # DeviceMesh uses); torch's trampoline forwards these four to Python.
+    def getGroupName(self) -> str:
+        return self._group_name
+
+    def setGroupName(self, name: str) -> None:
+        self._group_name = name
+
+    def getGroupDesc(self) -> str:
+        return self._group_desc
+
+    def setGroupDesc(self, description: str) -> None:
+        self._group_desc = description
 
     def _reduce_host(self, host: list[torch.Tensor], op: Any) -> None:
         """Sum or the other ReduceOps of host tensors across ranks, in place."""

@@ -17,6 +17,7 @@ from banjia.npu_sim import devices, stats
 
 _OWNER = "_banjia_owner"  # attribute of an npu or alias storage: the CPU storage that owns the bytes
 _ALIAS = "_banjia_alias"  # attribute of an npu storage: its CPU alias storage
+_RELEASE = "_banjia_release"  # attribute of an npu storage: the finalizer that counts its bytes as freed
 
 _state: dict[str, Any] = {}
 
@@ -36,10 +37,38 @@ def _data_pointer_storage(owner: torch.UntypedStorage, device: torch.device) -> 
 
 def npu_storage_owned_by(owner: torch.UntypedStorage, device_index: int) -> torch.UntypedStorage:
     storage = _data_pointer_storage(owner, torch.device("npu", device_index))
-    nbytes = owner.nbytes()
-    stats.COUNTS.storage_allocated(device_index, nbytes)
-    weakref.finalize(storage, stats.COUNTS.storage_released, device_index, nbytes)
+    _count_bytes(storage, device_index, owner.nbytes())
     return storage
+
+
+def _count_bytes(storage: torch.UntypedStorage, device_index: int, nbytes: int) -> None:
+    stats.COUNTS.storage_allocated(device_index, nbytes)
+    setattr(storage, _RELEASE, weakref.finalize(storage, stats.COUNTS.storage_released, device_index, nbytes))
+
+
+def resize_storage(storage: torch.UntypedStorage, nbytes: int) -> None:
+    """UntypedStorage.resize_ on npu, which torch leaves to C++ hooks a Python backend cannot
+    register: the storage object keeps its identity (tensors over it see the new bytes) and gets new
+    host memory holding the old bytes that fit (FSDP2 frees and re-allocates parameters this way)."""
+    old = storage.nbytes()
+    if nbytes == old:
+        return
+    device_index = storage.device.index or 0
+    owner = torch.empty(nbytes, dtype=torch.uint8).untyped_storage()
+    kept = min(old, nbytes)
+    if kept:
+        torch.empty(0, dtype=torch.uint8).set_(owner, 0, [kept], [1]).copy_(
+            torch.empty(0, dtype=torch.uint8).set_(cpu_alias_storage(storage), 0, [kept], [1]))
+    replacement = _data_pointer_storage(owner, storage.device)
+    storage._swap_data_ptr_(replacement)  # type: ignore[attr-defined]  # data pointers and sizes trade places
+    setattr(replacement, _OWNER, getattr(storage, _OWNER))  # the old bytes live until replacement dies
+    setattr(storage, _OWNER, owner)
+    if hasattr(storage, _ALIAS):
+        delattr(storage, _ALIAS)
+    release = getattr(storage, _RELEASE, None)
+    if release is not None:
+        release()
+    _count_bytes(storage, device_index, nbytes)
 
 
 def cpu_alias_storage(storage: torch.UntypedStorage) -> torch.UntypedStorage:
