@@ -110,11 +110,12 @@ def test_ddp_fsdp2_and_dtensor_over_hccl_in_workers_of_torchrun_started_as_a_mod
 
 def test_ops_of_spawned_forkserver_and_subprocess_children_count_for_the_run() -> None:
     # The program runs no op on npu itself: without its children's reports the run would fail.
-    result = simulate(PROCESSES / "children_run.py")
+    # Under --autoload a child that imports no torch_npu gets it as torch would load an installed one.
+    result = simulate("--autoload", PROCESSES / "children_run.py")
     assert result.returncode == 0, result.stderr[-3000:]
-    assert checks(result.stdout) == ["spawn", "forkserver", "subprocess"]
-    assert "child processes 3 (counted above), 3 of them ran ops on npu" in result.stderr
-    assert summary(result.stderr)[0] >= 3 * 2  # each child: at least a copy to npu and a matmul
+    assert checks(result.stdout) == ["spawn", "forkserver", "subprocess ok", "subprocess accelerator"]
+    assert "child processes 4 (counted above), 4 of them ran ops on npu" in result.stderr
+    assert summary(result.stderr)[0] >= 4 * 2  # each child: at least a copy to npu and a matmul
 
 
 def test_a_cuda_use_or_a_crash_in_a_child_fails_the_run_with_its_line() -> None:
@@ -126,7 +127,7 @@ def test_a_cuda_use_or_a_crash_in_a_child_fails_the_run_with_its_line() -> None:
     assert len(cuda) == 1 and re.match(
         r"banjia npu_sim: children_fail\.py:15: CUDA used: torch\.cuda\.synchronize \(in child process \d+", cuda[0])
     crash = [line for line in lines if " failed: " in line]
-    assert len(crash) == 1 and crash[0].endswith("failed: python_child.py:13: ValueError: child 3 gave up")
+    assert len(crash) == 1 and crash[0].endswith("failed: python_child.py:18: ValueError: child 3 gave up")
     assert "CUDA uses 1;" in result.stderr
 
 

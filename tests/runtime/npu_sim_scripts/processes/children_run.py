@@ -1,6 +1,7 @@
 """Child processes that run on npu: multiprocessing with the spawn and forkserver start methods, and
-a Python subprocess. The program itself runs no op on npu: the run passes only if the children's ops
-reach the verdict. Prints "ok NAME" per check."""
+Python subprocesses, one of which imports no torch_npu (run under --autoload). The program itself
+runs no op on npu: the run passes only if the children's ops reach the verdict. Prints "ok NAME"
+per check."""
 import multiprocessing
 import os
 import subprocess
@@ -30,7 +31,9 @@ if __name__ == "__main__":
         assert_close(result, (x @ x).relu())
         print("ok", method)
     child = os.path.join(os.path.dirname(os.path.abspath(__file__)), "python_child.py")
-    done = subprocess.run([sys.executable, child, "ok", "2"], capture_output=True, text=True, check=True)
-    x = torch.randn(3, 3, generator=torch.Generator().manual_seed(2))
-    assert_close(torch.tensor([float(v) for v in done.stdout.split()]), (x @ x).tanh().flatten(), atol=1e-6, rtol=0)
-    print("ok subprocess")
+    for mode in ("ok", "accelerator"):
+        done = subprocess.run([sys.executable, child, mode, "2"], capture_output=True, text=True, check=True)
+        x = torch.randn(3, 3, generator=torch.Generator().manual_seed(2))
+        assert_close(torch.tensor([float(v) for v in done.stdout.split()]), (x @ x).tanh().flatten(),
+                     atol=1e-6, rtol=0)
+        print("ok subprocess", mode)
