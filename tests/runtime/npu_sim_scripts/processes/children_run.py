@@ -1,7 +1,7 @@
-"""Child processes that run on npu: multiprocessing with the spawn and forkserver start methods, and
-Python subprocesses, one of which imports no torch_npu (run under --autoload). The program itself
-runs no op on npu: the run passes only if the children's ops reach the verdict. Prints "ok NAME"
-per check."""
+"""Child processes that run on npu, all started at once: multiprocessing with the spawn and
+forkserver start methods, and Python subprocesses, one of which imports no torch_npu (run under
+--autoload). The program itself runs no op on npu: the run passes only if the children's ops reach
+the verdict. Prints "ok NAME" per check."""
 import multiprocessing
 import os
 import subprocess
@@ -20,20 +20,25 @@ def square(queue, seed):
 
 
 if __name__ == "__main__":
+    started = []
     for method in ("spawn", "forkserver"):
         context = multiprocessing.get_context(method)
         queue = context.Queue()
         process = context.Process(target=square, args=(queue, 1))
         process.start()
+        started.append((method, process, queue))
+    child = os.path.join(os.path.dirname(os.path.abspath(__file__)), "python_child.py")
+    pythons = {mode: subprocess.Popen([sys.executable, child, mode, "2"], stdout=subprocess.PIPE, text=True)
+               for mode in ("ok", "accelerator")}
+    for method, process, queue in started:
         x, result = (torch.tensor(values) for values in queue.get())
         process.join()
         assert process.exitcode == 0, process.exitcode
         assert_close(result, (x @ x).relu())
         print("ok", method)
-    child = os.path.join(os.path.dirname(os.path.abspath(__file__)), "python_child.py")
-    for mode in ("ok", "accelerator"):
-        done = subprocess.run([sys.executable, child, mode, "2"], capture_output=True, text=True, check=True)
-        x = torch.randn(3, 3, generator=torch.Generator().manual_seed(2))
-        assert_close(torch.tensor([float(v) for v in done.stdout.split()]), (x @ x).tanh().flatten(),
-                     atol=1e-6, rtol=0)
+    x = torch.randn(3, 3, generator=torch.Generator().manual_seed(2))
+    for mode, running in pythons.items():
+        output, _ = running.communicate()
+        assert running.returncode == 0, running.returncode
+        assert_close(torch.tensor([float(v) for v in output.split()]), (x @ x).tanh().flatten(), atol=1e-6, rtol=0)
         print("ok subprocess", mode)
