@@ -210,6 +210,7 @@ def install() -> None:
     """Registers the npu device once: the rename, torch.npu, the kernels, autocast, hccl."""
     if _libraries:
         return
+    devices.count()  # fixed for the process from here on (torch.multiprocessing.spawn changes the environment)
     _setup_privateuseone_for_python_backend("npu", backend_module=npu_module, hook=_Hooks())
     sys.modules["torch.npu.amp"] = npu_amp
     memory.setup()

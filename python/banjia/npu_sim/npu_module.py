@@ -63,11 +63,13 @@ def init() -> None:
 
 
 def device_count() -> int:
-    return devices.count()
+    return devices._count[0] if devices._count else devices.count()  # see current_device
 
 
 def current_device() -> int:
-    return devices.current()
+    # Reads the state instead of calling devices.current(): Dynamo skips the devices module (the
+    # dispatcher calls it) and would break a compiled graph at that call.
+    return devices._current[0]
 
 
 def set_device(dev: Any) -> None:

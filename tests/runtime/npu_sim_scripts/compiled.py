@@ -33,8 +33,15 @@ expected_view.mul_(2)
 assert_close(total.cpu(), expected_total)
 print("ok fullgraph function")
 
-eager = torch.compile(lambda x: (x.exp() * 2).sum(0), backend="aot_eager", fullgraph=True)
-assert_close(eager(a.to(NPU)).cpu(), (a.exp() * 2).sum(0))
+@torch.compile(backend="aot_eager", fullgraph=True)
+def device_aware(x):
+    # What model code asks about the device inside a compiled graph.
+    if torch.cuda.is_available() or not torch.npu.is_available():
+        return x
+    return (x.exp() * 2).sum(0) + torch.npu.current_device() + torch.npu.device_count()
+
+
+assert_close(device_aware(a.to(NPU)).cpu(), (a.exp() * 2).sum(0) + 1)
 print("ok aot_eager")
 
 
