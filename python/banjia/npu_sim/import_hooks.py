@@ -15,8 +15,8 @@ Callback = Callable[[types.ModuleType], None]
 
 
 class _AfterImport(importlib.abc.MetaPathFinder):
-    """Finds nothing itself: for the watched names it asks the path finder for the spec and makes
-    the loader call the callbacks once the module has been executed."""
+    """Finds nothing itself: for the watched names it asks the finders after it for the spec and
+    makes the loader call the callbacks once the module has been executed."""
 
     def __init__(self) -> None:
         self.callbacks: dict[str, list[Callback]] = {}
@@ -26,8 +26,9 @@ class _AfterImport(importlib.abc.MetaPathFinder):
         callbacks = self.callbacks.pop(fullname, None)
         if callbacks is None:
             return None
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        spec = _find_elsewhere(self, fullname, path, target)
         if spec is None or spec.loader is None:
+            self.callbacks[fullname] = callbacks  # not importable now; perhaps later
             return None
         exec_module = spec.loader.exec_module
 
@@ -38,6 +39,18 @@ class _AfterImport(importlib.abc.MetaPathFinder):
 
         setattr(spec.loader, "exec_module", exec_then_call_back)
         return spec
+
+
+def _find_elsewhere(hook: _AfterImport, fullname: str, path: Sequence[str] | None,
+                    target: types.ModuleType | None) -> importlib.machinery.ModuleSpec | None:
+    for finder in sys.meta_path:
+        find_spec = getattr(finder, "find_spec", None)
+        if finder is hook or find_spec is None:
+            continue
+        spec: importlib.machinery.ModuleSpec | None = find_spec(fullname, path, target)
+        if spec is not None:
+            return spec
+    return None
 
 
 _HOOK = _AfterImport()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import builtins
 import importlib.machinery
 import os
+import shutil
 import sys
 import threading
 import traceback
@@ -157,12 +158,15 @@ def run(argv: list[str]) -> int:
     sys.path[0] = directory
     frames.set_script_directory(os.path.dirname(script) if script else directory)
     results = children.prepare(directory, autoload)
-    cuda_guard.install()
-    standin.install_finder()
-    if autoload:
-        _autoload_torch_npu()
-    threading.excepthook = _thread_excepthook(threading.excepthook)
-
-    status = _run_program(script, module)
-    sys.stdout.flush()
-    return verdict.judge(status, children.collect(results))
+    try:
+        cuda_guard.install()
+        standin.install_finder()
+        if autoload:
+            _autoload_torch_npu()
+        threading.excepthook = _thread_excepthook(threading.excepthook)
+        status = _run_program(script, module)
+        sys.stdout.flush()
+        reports = children.collect(results)
+    finally:
+        shutil.rmtree(results, ignore_errors=True)
+    return verdict.judge(status, reports)
