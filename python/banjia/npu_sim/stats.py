@@ -36,11 +36,12 @@ class Counts:
             self.live_bytes[device] = self.live_bytes.get(device, 0) - nbytes
 
     def start_child(self) -> None:
-        """In a new process: forget what the parent counted before it forked this one."""
-        with self.lock:
-            self.npu_ops = self.npu_graphs = self.npu_tensors = self.cuda_queries = 0
-            self.cuda_uses = []
-            self.run_peak_bytes = sum(self.live_bytes.values())
+        """In a new process: forget what the parent counted before it forked this one. A new lock:
+        another thread of the parent may have held the old one when it forked."""
+        self.lock = threading.Lock()
+        self.npu_ops = self.npu_graphs = self.npu_tensors = self.cuda_queries = 0
+        self.cuda_uses = []
+        self.run_peak_bytes = sum(self.live_bytes.values())
 
     def reset_peak(self, device: int) -> None:
         with self.lock:
