@@ -7,50 +7,17 @@ compare each npu result with the same computation on the CPU (or with literal va
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("torch")
 
-REPO = Path(__file__).resolve().parents[2]
-SCRIPTS = Path(__file__).resolve().parent / "npu_sim_scripts"
-EXAMPLES = REPO / "examples" / "npu_sim"
-SUMMARY = re.compile(r"banjia npu_sim: aten ops on npu (\d+), on cpu (\d+); npu tensors created (\d+); "
-                     r"peak npu memory (\d+) bytes")
-
-
-def simulate(script: Path | str, *args: str, cwd: Path | None = None,
-             pythonpath: list[Path] | None = None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(str(p) for p in [REPO / "python", *(pythonpath or [])])
-    env.pop("TORCH_TRANSFER_TO_NPU", None)
-    return subprocess.run([sys.executable, "-m", "banjia.npu_sim", str(script), *args], cwd=cwd or REPO,
-                          env=env, capture_output=True, text=True, timeout=600)
-
-
-def summary(stderr: str) -> tuple[int, int, int, int]:
-    found = SUMMARY.search(stderr)
-    assert found, stderr
-    npu_ops, cpu_ops, tensors, peak = (int(g) for g in found.groups())
-    return npu_ops, cpu_ops, tensors, peak
-
-
-def program_lines(stderr: str) -> list[str]:
-    """stderr without the simulator's summary lines and torch's warnings."""
-    return [line for line in stderr.splitlines()
-            if line.strip() and not SUMMARY.search(line) and "CUDA uses" not in line
-            and "Warning" not in line and "return func(" not in line]
-
-
-def write(tmp_path: Path, name: str, source: str) -> Path:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(source).lstrip())
-    return path
+from npu_sim_harness import (  # noqa: E402
+    EXAMPLES, REPO, SCRIPTS, checks, program_lines, simulate, summary, write,
+)
 
 
 def test_no_script_is_a_usage_error() -> None:
@@ -69,29 +36,27 @@ def test_a_script_that_is_not_a_file_is_a_usage_error(target: str, tmp_path: Pat
 def test_numerics_and_autograd_match_the_cpu() -> None:
     result = simulate(SCRIPTS / "numerics.py")
     assert result.returncode == 0, result.stderr
-    checks = {line[3:] for line in result.stdout.splitlines() if line.startswith("ok ")}
     expected = {"views", "matmul", "elementwise", "wrapped numbers", "reductions", "indexing", "out=",
                 "cat stack", "autograd linear", "autograd conv", "autograd embedding", "autograd lstm",
                 "autograd gru", "autograd attention", "cross_entropy grad", "AdamW for-loop",
-                "AdamW {'foreach': True}", "AdamW {'fused': True}", "random streams"}
-    assert checks == expected
-    npu_ops, cpu_ops, tensors, peak = summary(result.stderr)
-    assert npu_ops > 1000 and cpu_ops > 0 and tensors > 100 and peak > 0
+                "AdamW {'foreach': True}", "AdamW {'fused': True}", "random streams", "inference_mode"}
+    assert set(checks(result.stdout)) == expected
+    npu_ops, graphs, tensors, peak = summary(result.stderr)
+    assert npu_ops > 1000 and graphs == 0 and tensors > 100 and peak > 0
 
 
 def test_device_torch_npu_apis_autocast_save_load_and_pinned_memory() -> None:
     result = simulate(SCRIPTS / "device_api.py")
     assert result.returncode == 0, result.stderr
-    checks = [line[3:] for line in result.stdout.splitlines() if line.startswith("ok ")]
-    assert checks == ["tensors", "modules", "device module", "memory", "streams", "random", "save load",
-                      "pinned memory", "autocast"]
+    assert checks(result.stdout) == ["tensors", "modules", "device module", "properties", "memory", "accelerator",
+                                     "streams", "random", "save load", "pinned memory", "autocast"]
     assert summary(result.stderr)[3] >= 1_000_000  # the 1,000,000-byte block of the memory check
 
 
-def test_hccl_process_group_and_ddp_in_one_process() -> None:
+def test_hccl_process_group_ddp_dtensor_and_fsdp2_in_one_process() -> None:
     result = simulate(SCRIPTS / "distributed.py")
     assert result.returncode == 0, result.stderr
-    assert [line for line in result.stdout.splitlines() if line.startswith("ok ")] == ["ok collectives", "ok ddp"]
+    assert checks(result.stdout) == ["collectives", "ddp", "dtensor", "fsdp2"]
 
 
 CUDA_CASES = {
@@ -219,8 +184,8 @@ def test_a_program_that_never_uses_npu_fails(tmp_path: Path) -> None:
         """)
     result = simulate(script)
     assert result.returncode == 1 and result.stdout.strip() == "2.0"
-    npu_ops, cpu_ops, _, _ = summary(result.stderr)
-    assert npu_ops == 0 and cpu_ops > 0
+    npu_ops, graphs, _, _ = summary(result.stderr)
+    assert npu_ops == 0 and graphs == 0
     assert "ran no op on npu" in result.stderr
 
 

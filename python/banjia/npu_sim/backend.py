@@ -24,7 +24,10 @@ from typing import Any, Callable
 import torch
 from torch.utils.backend_registration import _setup_privateuseone_for_python_backend
 
-from banjia.npu_sim import autocast, cuda_guard, fallback, hccl, memory, npu_amp, npu_module, rnn_cells
+from banjia.npu_sim import (
+    accelerator, autocast, compile, cuda_guard, device_arguments, devices, fallback, hccl, memory, npu_amp,
+    npu_module, rnn_cells, stats,
+)
 
 _libraries: list[Any] = []
 _PINNED = "_banjia_pinned"
@@ -41,14 +44,12 @@ def _host(tensor: torch.Tensor) -> torch.Tensor:
 def empty_memory_format(size: Any, dtype: torch.dtype | None = None, layout: Any = None,
                         device: torch.device | None = None, pin_memory: bool | None = None,
                         memory_format: torch.memory_format | None = None) -> torch.Tensor:
-    fallback.check_index(device)
-    return memory.empty_npu(size, dtype, memory_format=memory_format)
+    return memory.empty_npu(size, dtype, devices.index(device), memory_format=memory_format)
 
 
 def empty_strided(size: Any, stride: Any, dtype: torch.dtype | None = None, layout: Any = None,
                   device: torch.device | None = None, pin_memory: bool | None = None) -> torch.Tensor:
-    fallback.check_index(device)
-    return memory.empty_npu(size, dtype, stride=stride)
+    return memory.empty_npu(size, dtype, devices.index(device), stride=stride)
 
 
 def copy_from(src: torch.Tensor, dst: torch.Tensor, non_blocking: bool = False) -> torch.Tensor:
@@ -67,12 +68,11 @@ def copy_from_and_resize(src: torch.Tensor, dst: torch.Tensor) -> torch.Tensor:
 def to_copy(tensor: torch.Tensor, dtype: torch.dtype | None = None, layout: Any = None,
             device: torch.device | None = None, pin_memory: bool | None = None,
             non_blocking: bool = False, memory_format: torch.memory_format | None = None) -> torch.Tensor:
-    fallback.check_index(device)
     source = _host(tensor)
     copy = source.to(dtype=dtype or source.dtype, memory_format=memory_format or torch.preserve_format,
                      copy=True)
     target = device if device is not None else tensor.device
-    return memory.npu_from_cpu(copy, []) if target.type == "npu" else copy
+    return memory.npu_from_cpu(copy, [], devices.index(target)) if target.type == "npu" else copy
 
 
 def resize(tensor: torch.Tensor, size: Any, memory_format: Any = None) -> torch.Tensor:
@@ -97,7 +97,8 @@ def set_tensor(tensor: torch.Tensor, source: torch.Tensor) -> torch.Tensor:
 
 
 def set_empty(tensor: torch.Tensor) -> torch.Tensor:
-    storage = memory.npu_storage_owned_by(torch.empty(0, dtype=torch.uint8).untyped_storage())
+    storage = memory.npu_storage_owned_by(torch.empty(0, dtype=torch.uint8).untyped_storage(),
+                                          tensor.device.index or 0)
     memory.set_geometry(tensor, storage, 0, [0], [1])
     return tensor
 
@@ -119,6 +120,19 @@ def convolution_backward(grad: torch.Tensor, tensor: torch.Tensor, weight: torch
                                    output_padding, groups, output_mask), {})
 
 
+def has_compatible_shallow_copy_type(tensor: torch.Tensor, source: torch.Tensor) -> bool:
+    """torch_npu's rule (Ascend/pytorch torch_npu/csrc/aten/ops/HasCompatibleShallowCopyType.cpp):
+    dense CPU and npu tensors are interchangeable, so `cpu_parameter.data = npu_tensor` works, as
+    FSDP2 moves parameters. Registered for AutogradPrivateUse1, which the dispatcher chooses whenever
+    an npu tensor is one of the two; CPU pairs keep torch's kernel."""
+    keys = torch._C._dispatch_keys
+
+    def dense(t: torch.Tensor) -> bool:
+        return bool(keys(t).has(torch._C.DispatchKey.CPU) or keys(t).has(torch._C.DispatchKey.PrivateUse1))
+
+    return bool(keys(tensor) == keys(source)) or (dense(tensor) and dense(source))
+
+
 KERNELS: dict[str, Callable[..., Any]] = {
     "empty.memory_format": empty_memory_format,
     "empty_strided": empty_strided,
@@ -134,6 +148,13 @@ KERNELS: dict[str, Callable[..., Any]] = {
     "convolution_overrideable": convolution,
     "convolution_backward_overrideable": convolution_backward,
 }
+
+
+def _counted(kernel: Callable[..., Any]) -> Callable[..., Any]:
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        stats.COUNTS.npu_ops += 1
+        return kernel(*args, **kwargs)
+    return counted
 
 
 class _Hooks(torch._C._acc.PrivateUse1Hooks):
@@ -169,17 +190,27 @@ def _untyped_storage_new(original: Any) -> Any:
     def new(cls: type, *args: Any, **kwargs: Any) -> Any:
         device = kwargs.get("device")
         if device is not None and torch.device(device).type == "npu":
-            fallback.check_index(torch.device(device))
             host = original(cls, *args, **{k: v for k, v in kwargs.items() if k != "device"})
-            return memory.copy_storage_to_npu(host)
+            return memory.copy_storage_to_npu(host, devices.index(device))
         return original(cls, *args, **kwargs)
     return staticmethod(new)
+
+
+def _storage_resize(original: Any) -> Any:
+    def resize_(self: torch.UntypedStorage, size: int) -> torch.UntypedStorage:
+        if self.device.type != "npu":
+            result: torch.UntypedStorage = original(self, size)
+            return result
+        memory.resize_storage(self, int(size))
+        return self
+    return resize_
 
 
 def install() -> None:
     """Registers the npu device once: the rename, torch.npu, the kernels, autocast, hccl."""
     if _libraries:
         return
+    devices.count()  # fixed for the process from here on (torch.multiprocessing.spawn changes the environment)
     _setup_privateuseone_for_python_backend("npu", backend_module=npu_module, hook=_Hooks())
     sys.modules["torch.npu.amp"] = npu_amp
     memory.setup()
@@ -188,11 +219,18 @@ def install() -> None:
     generic.fallback(fallback.run_on_cpu, "PrivateUse1")
     kernels = make_library("aten", "IMPL")
     for name, kernel in KERNELS.items():
-        kernels.impl(name, kernel, "PrivateUse1")
-    _libraries.extend([generic, kernels])
+        kernels.impl(name, _counted(kernel), "PrivateUse1")
+    autograd_kernels = make_library("aten", "IMPL")
+    autograd_kernels.impl("_has_compatible_shallow_copy_type", has_compatible_shallow_copy_type,
+                          "AutogradPrivateUse1")
+    _libraries.extend([generic, kernels, autograd_kernels])
     autocast.install()
     rnn_cells.install()
     hccl.install()
+    compile.install()
+    device_arguments.install()
+    accelerator.install()
     setattr(torch.Tensor, "pin_memory", _pin_memory)
     setattr(torch.Tensor, "is_pinned", _is_pinned)
     setattr(torch.UntypedStorage, "__new__", _untyped_storage_new(torch.UntypedStorage.__new__))
+    setattr(torch.UntypedStorage, "resize_", _storage_resize(torch.UntypedStorage.resize_))

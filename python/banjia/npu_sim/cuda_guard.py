@@ -5,8 +5,11 @@ Entry points watched:
   reading any attribute from code outside torch is a use, except the queries is_available and
   is_initialized, which answer False (the program takes its non-CUDA path, as on an NPU machine);
 - `torch.cuda._lazy_init`, which torch calls before it creates anything on a CUDA device (tensors,
-  `.cuda()`, `.to("cuda")`, generators, storages), is a use from anywhere;
-- `torch.device(...)` of type cuda built outside torch (a proxy class; isinstance still works);
+  `.cuda()`, `.to("cuda")`, generators, storages), is a use from anywhere except torch.cuda's own
+  functions, which torch calls to probe CUDA (those fail as on a CPU-only torch);
+- `torch.device(...)` of type cuda built by the program: the program's `torch.device` is a proxy
+  class (isinstance still works), torch's own code and the simulator get the real class (torch's
+  module `__getattr__` answers by caller: Dynamo keeps sets and dicts keyed by the exact class);
 - `Tensor.cuda`, `Module.cuda`, `torch.autocast`/`torch.amp.autocast` and `torch.amp.GradScaler`
   with device type "cuda", `torch.distributed.init_process_group`/`new_group` with an nccl backend,
   `torch.load` with a CUDA map_location, `Tensor.pin_memory("cuda")`.
@@ -19,6 +22,7 @@ import functools
 import os
 import sys
 import types
+import warnings
 from typing import Any, Callable, NoReturn
 
 import torch
@@ -50,7 +54,8 @@ def record_use(what: str) -> NoReturn:
 
 
 def _answer_false() -> bool:
-    stats.COUNTS.cuda_queries += 1
+    if not frames.called_from_torch():  # the program's queries; torch asks often on its own
+        stats.COUNTS.cuda_queries += 1
     return False
 
 
@@ -58,6 +63,11 @@ _QUERIES: dict[str, Callable[[], bool]] = {"is_available": _answer_false, "is_in
 
 
 def _lazy_init() -> NoReturn:
+    if frames.in_torch_cuda(sys._getframe(1).f_code.co_filename):
+        # A torch.cuda function (current_device, get_device_properties, ...) that torch itself called
+        # (the proxy passed it; the program's own calls stop there): torch probes CUDA this way, e.g.
+        # Inductor's cache key, and catches what a CPU-only torch raises, as on an NPU machine.
+        raise AssertionError("Torch not compiled with CUDA enabled")
     source = frames.user_location().source
     record_use(f"a CUDA device ({source})" if source else "a CUDA device")
 
@@ -87,6 +97,11 @@ class _GuardedModule(types.ModuleType):
     def __setattr__(self, name: str, value: Any) -> None:
         setattr(object.__getattribute__(self, "_banjia_real"), name, value)
 
+    def __delattr__(self, name: str) -> None:
+        # Attributes live in the real module (see __setattr__); unittest.mock.patch, which
+        # aot_autograd applies to torch.cuda.set_rng_state, deletes what it set before restoring.
+        delattr(object.__getattribute__(self, "_banjia_real"), name)
+
     def __dir__(self) -> list[str]:
         return dir(object.__getattribute__(self, "_banjia_real"))
 
@@ -113,6 +128,37 @@ class _DeviceMeta(type):
 
 class device(metaclass=_DeviceMeta):
     """torch.device, watching for CUDA devices made by the program."""
+
+
+def _torch_module_getattr(previous: Callable[[str], Any]) -> Callable[[str], Any]:
+    deprecated = torch.__dict__.get("_deprecated_attrs", {})
+
+    def __getattr__(name: str) -> Any:
+        if name == "device":
+            return _REAL_DEVICE if frames.caller_is_torch_or_simulator(sys._getframe(1)) else device
+        if name in deprecated:
+            return _warning_at_caller(previous, name, sys._getframe(1))
+        return previous(name)
+    return __getattr__
+
+
+def _warning_at_caller(previous: Callable[[str], Any], name: str, caller: types.FrameType) -> Any:
+    """previous(name), with its deprecation warning issued at the caller's line as torch issues it
+    (stacklevel=2) without this wrapper in between: torch filters those warnings by the caller's module."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = previous(name)
+    for warning in caught:
+        registry = caller.f_globals.setdefault("__warningregistry__", {})
+        warnings.warn_explicit(warning.message, warning.category, caller.f_code.co_filename, caller.f_lineno,
+                               module=caller.f_globals.get("__name__"), registry=registry)
+    return value
+
+
+def _install_device_proxy() -> None:
+    # Removed from the module's dict so that every lookup of torch.device goes through __getattr__.
+    del torch.__dict__["device"]
+    torch.__dict__["__getattr__"] = _torch_module_getattr(torch.__dict__["__getattr__"])
 
 
 def is_cuda_value(value: Any) -> bool:
@@ -172,7 +218,7 @@ def install() -> None:
     setattr(real_cuda, "_lazy_init", _lazy_init)
     setattr(real_cuda, "is_available", _answer_false)
     _install_module_proxies()
-    setattr(torch, "device", device)
+    _install_device_proxy()
     _guard_method(torch.Tensor, "cuda", "Tensor.cuda()")
     _guard_method(torch.nn.Module, "cuda", "Module.cuda()")
     _guard_argument(torch.amp.autocast_mode.autocast, "__init__", "device_type", 1,

@@ -11,15 +11,10 @@ from typing import Any
 
 import torch
 
-from banjia.npu_sim import memory
+from banjia.npu_sim import devices, memory, stats
 
 # Ops that take CPU tensors next to npu ones on real devices too (index tensors may live on the host).
 _MIXED_DEVICE_OPS = frozenset({"index", "index_put", "index_put_", "_index_put_impl_"})
-
-
-def check_index(device: torch.device | None) -> None:
-    if device is not None and device.type == "npu" and device.index not in (None, 0):
-        raise RuntimeError(f"banjia npu_sim simulates one device (npu:0); {device} was requested")
 
 
 def _number_as_tensor(value: bool | int | float | complex, tensors: list[torch.Tensor]) -> torch.Tensor:
@@ -49,6 +44,8 @@ class _Unwrapped:
         self.aliases: list[tuple[torch.Tensor, torch.Tensor]] = []
         self.outs: list[tuple[torch.Tensor, torch.Tensor]] = []
         self.cpu_tensor: torch.Tensor | None = None
+        self.npu_indices: set[int] = set()  # of the npu tensors
+        self.device_index: int | None = None  # of an npu device argument
 
     def value(self, value: Any, is_out: bool) -> Any:
         if isinstance(value, torch.Tensor):
@@ -56,6 +53,7 @@ class _Unwrapped:
                 if value.device.type == "cpu" and value.dim() > 0:
                     self.cpu_tensor = value
                 return value
+            self.npu_indices.add(value.device.index or 0)
             if is_out:
                 fresh = torch.empty(0, dtype=value.dtype)
                 self.outs.append((fresh, value))
@@ -65,7 +63,7 @@ class _Unwrapped:
             self.aliases.append((cpu, value))
             return cpu
         if isinstance(value, torch.device) and value.type == "npu":
-            check_index(value)
+            self.device_index = devices.index(value)
             return torch.device("cpu")
         if isinstance(value, (list, tuple)):
             return type(value)(self.value(item, is_out) for item in value)
@@ -73,9 +71,18 @@ class _Unwrapped:
 
     def check_devices(self) -> None:
         name = self.op._schema.name.split("::")[-1]
+        found = [f"npu:{i}" for i in sorted(self.npu_indices)]
         if self.cpu_tensor is not None and self.aliases and name not in _MIXED_DEVICE_OPS:
+            found.append("cpu")
+        if len(found) > 1:
             raise RuntimeError("Expected all tensors to be on the same device, but found at least two "
-                               "devices, npu:0 and cpu!")
+                               f"devices, {found[0]} and {found[1]}!")
+
+    def result_index(self) -> int:
+        """The device of the op's new npu tensors: its npu tensors', else its npu device argument's."""
+        if self.npu_indices:
+            return min(self.npu_indices)
+        return devices.current() if self.device_index is None else self.device_index
 
 
 def _tensors_in(values: list[Any]) -> list[torch.Tensor]:
@@ -100,11 +107,11 @@ def _numbers_as_tensors(op: torch._ops.OpOverload, args: list[Any], kwargs: dict
             kwargs[name] = _number_as_tensor(kwargs[name], tensors)
 
 
-def _result(value: Any, aliases: list[tuple[torch.Tensor, torch.Tensor]]) -> Any:
+def _result(value: Any, unwrapped: _Unwrapped, device_index: int) -> Any:
     if isinstance(value, torch.Tensor):
-        return memory.npu_from_cpu(value, aliases)
+        return memory.npu_from_cpu(value, unwrapped.aliases, device_index)
     if isinstance(value, (list, tuple)):
-        return type(value)(_result(item, aliases) for item in value)
+        return type(value)(_result(item, unwrapped, device_index) for item in value)
     return value
 
 
@@ -137,9 +144,10 @@ def run_op_on_cpu(op: torch._ops.OpOverload, args: tuple[Any, ...] | list[Any], 
     _copy_back_outputs(unwrapped.outs)
     if any(a.alias_info is not None and a.alias_info.is_write for a in schema):
         _sync_mutated_geometry(unwrapped)
-    return _result(result, unwrapped.aliases)
+    return _result(result, unwrapped, unwrapped.result_index())
 
 
 def run_on_cpu(op: torch._ops.OpOverload, *args: Any, **kwargs: Any) -> Any:
     """The boxed PrivateUse1 fallback."""
+    stats.COUNTS.npu_ops += 1
     return run_op_on_cpu(op, args, kwargs)

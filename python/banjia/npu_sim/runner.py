@@ -1,7 +1,9 @@
-"""`python -m banjia.npu_sim SCRIPT [ARGS...]`: run a program on the simulated npu and judge the run.
+"""`python -m banjia.npu_sim [--autoload] SCRIPT|-m MODULE [ARGS...]`: run a program on the simulated
+npu, with its child processes, and judge the run (banjia.npu_sim.verdict).
 
-Exit status: 0 when the program exited 0, ran ops on npu and never touched CUDA; 1 when it touched
-CUDA or never used npu; 2 for a usage error; otherwise the program's own non-zero status (an
+Exit status: 0 when the program exited 0, ran ops on npu (itself or in a child process) and no
+process touched CUDA; 1 when one did, when a child process ended with an uncaught exception, or
+when nothing ran on npu; 2 for a usage error; otherwise the program's own non-zero status (an
 uncaught exception prints its traceback and gives 1, as `python SCRIPT` does).
 """
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import builtins
 import importlib.machinery
 import os
+import shutil
 import sys
 import threading
 import traceback
@@ -16,7 +19,7 @@ import types
 from types import TracebackType
 from typing import Any
 
-USAGE = "usage: python -m banjia.npu_sim [--autoload] SCRIPT [ARGS...]"
+USAGE = "usage: python -m banjia.npu_sim [--autoload] SCRIPT [ARGS...] | -m MODULE [ARGS...]"
 AUTOLOAD = "--autoload"
 PREFIX = "banjia npu_sim"
 
@@ -57,13 +60,25 @@ def _main_module(path: str) -> types.ModuleType:
     return module
 
 
-def _run_program(path: str) -> int:
+def _run_main(script: str | None, module: str | None) -> None:
+    if module is not None:
+        # What `python -m MODULE` runs: the module as the real __main__, with __spec__ set (so that
+        # multiprocessing's spawned children can import it again by name).
+        import runpy
+
+        getattr(runpy, "_run_module_as_main")(module, True)
+        return
+    assert script is not None
+    with open(script, "rb") as source:
+        code = compile(source.read(), script, "exec", dont_inherit=True)
+    exec(code, _main_module(script).__dict__)
+
+
+def _run_program(script: str | None, module: str | None) -> int:
     from banjia.npu_sim import cuda_guard, stats
 
     try:
-        with open(path, "rb") as source:
-            code = compile(source.read(), path, "exec", dont_inherit=True)
-        exec(code, _main_module(path).__dict__)
+        _run_main(script, module)
     except (cuda_guard.CudaUsed, cuda_guard.CudaUsedInWorker) as used:
         # Recorded where it happened, unless that was another process (a DataLoader worker), whose
         # exception arrives here re-raised with the original message inside.
@@ -103,6 +118,17 @@ def _autoload_torch_npu() -> None:
         importlib.import_module("torch_npu")
 
 
+def _check_script(script: str) -> str | None:
+    """Why script cannot run (a usage error), or None."""
+    if not os.path.exists(script):
+        return f"{script}: no such file"
+    if not os.path.isfile(script):
+        return f"{script}: not a file"
+    if not os.access(script, os.R_OK):
+        return f"{script}: not readable"
+    return None
+
+
 def run(argv: list[str]) -> int:
     autoload = bool(argv) and argv[0] == AUTOLOAD
     if autoload:
@@ -110,47 +136,37 @@ def run(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, file=sys.stderr if not argv else sys.stdout)
         return 2 if not argv else 0
-    script = argv[0]
-    if not os.path.exists(script):
-        return _usage_error(f"{script}: no such file")
-    if not os.path.isfile(script):
-        return _usage_error(f"{script}: not a file")
-    if not os.access(script, os.R_OK):
-        return _usage_error(f"{script}: not readable")
+    module: str | None = None
+    script: str | None = None
+    if argv[0] == "-m":
+        if len(argv) < 2:
+            return _usage_error("-m needs a module name")
+        module, argv = argv[1], argv[1:]
+        directory = os.getcwd()
+    else:
+        problem = _check_script(argv[0])
+        if problem:
+            return _usage_error(problem)
+        script = os.path.abspath(argv[0])
+        directory = os.path.dirname(os.path.realpath(argv[0]))
 
     import torch  # noqa: F401 - the guards and the device are set up on torch before the program starts
 
-    from banjia.npu_sim import cuda_guard, frames, standin, stats
+    from banjia.npu_sim import children, cuda_guard, frames, standin, verdict
 
-    path = os.path.abspath(script)
     sys.argv = list(argv)
-    sys.path[0] = os.path.dirname(os.path.realpath(script))
-    frames.set_script(path)
-    cuda_guard.install()
-    standin.install_finder()
-    if autoload:
-        _autoload_torch_npu()
-    threading.excepthook = _thread_excepthook(threading.excepthook)
-
-    with stats.OpCounter():  # type: ignore[no-untyped-call]
-        status = _run_program(path)
-    sys.stdout.flush()
-    return _verdict(status)
-
-
-def _verdict(status: int) -> int:
-    from banjia.npu_sim import stats
-
-    counts = stats.COUNTS
-    if counts.cuda_uses:
-        print(counts.cuda_uses[0], file=sys.stderr)
-    for line in stats.summary_lines():
-        print(line, file=sys.stderr)
-    if counts.cuda_uses:
-        return 1
-    if status != 0:
-        return status
-    if counts.npu_ops == 0:
-        print(f"{PREFIX}: the program ran no op on npu (everything ran on the CPU)", file=sys.stderr)
-        return 1
-    return 0
+    sys.path[0] = directory
+    frames.set_script_directory(os.path.dirname(script) if script else directory)
+    results = children.prepare(directory, autoload)
+    try:
+        cuda_guard.install()
+        standin.install_finder()
+        if autoload:
+            _autoload_torch_npu()
+        threading.excepthook = _thread_excepthook(threading.excepthook)
+        status = _run_program(script, module)
+        sys.stdout.flush()
+        reports = children.collect(results)
+    finally:
+        shutil.rmtree(results, ignore_errors=True)
+    return verdict.judge(status, reports)

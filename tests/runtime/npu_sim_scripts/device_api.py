@@ -1,6 +1,8 @@
 """The npu device and torch.npu / torch_npu APIs a migrated program uses; prints "ok NAME" per check."""
 import gc
 import io
+import os
+import warnings
 
 import torch
 import torch.nn as nn
@@ -47,6 +49,38 @@ except RuntimeError:
     pass
 print("ok device module")
 
+# What torch_npu answers (Ascend/pytorch torch_npu/npu/__init__.py, torch_npu/csrc/npu/Module.cpp).
+os.environ.pop("TORCH_NPU_DEVICE_CAPABILITY", None)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    assert torch.npu.get_device_capability() is None
+    os.environ["TORCH_NPU_DEVICE_CAPABILITY"] = "9.0"
+    assert torch.npu.get_device_capability(0) == (9, 0)
+    os.environ["TORCH_NPU_DEVICE_CAPABILITY"] = "9"
+    assert torch.npu.get_device_capability() is None
+assert [str(w.message).split(" ")[:3] for w in caught] == [
+    ["You", "can", "set"], ["The", "return", "value"], ["torch.npu.get_device_capability", "can't", "parse"]]
+del os.environ["TORCH_NPU_DEVICE_CAPABILITY"]
+properties = torch.npu.get_device_properties(0)
+assert type(properties).__name__ == "_NPUDeviceProperties" and properties.name == torch.npu.get_device_name()
+assert properties.total_memory == os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+assert properties.cube_core_num == properties.vector_core_num == os.cpu_count()
+assert properties.L2_cache_size >= 0
+for unset in ("major", "minor", "is_multi_gpu_board", "is_integrated", "multi_processor_count",
+              "max_threads_per_multi_processor", "warp_size", "regs_per_multiprocessor", "gcnArchName"):
+    assert getattr(properties, unset) is None, unset
+assert str(properties.uuid) == "00000000-0000-0000-0000-000000000000" and properties.uuid.bytes == [0] * 16
+assert repr(properties).startswith(f"_NPUDeviceProperties(name='{properties.name}', total_memory=")
+for failing, error in ((lambda: properties.major >= 8, TypeError), (lambda: properties.sm_count, AttributeError),
+                       (lambda: setattr(properties, "name", "x"), AttributeError),
+                       (lambda: torch.npu.get_device_properties(1), AssertionError)):
+    try:
+        failing()
+        raise SystemExit(f"no {error.__name__}")
+    except error:
+        pass
+print("ok properties")
+
 gc.collect()
 base = torch.npu.memory_allocated()
 torch.npu.reset_peak_memory_stats()
@@ -60,6 +94,35 @@ assert torch.npu.memory_allocated() == base and torch.npu.max_memory_allocated()
 torch.npu.reset_peak_memory_stats()
 assert torch.npu.max_memory_allocated() == base
 print("ok memory")
+
+# torch.accelerator as a device-agnostic program uses it; the expected values are formulas.
+torch.accelerator.synchronize()
+torch.accelerator.synchronize("npu:0")
+gc.collect()
+base = torch.accelerator.memory_allocated()
+torch.accelerator.reset_peak_memory_stats()
+block = torch.empty(500, 100, device="npu", dtype=torch.float64)
+size = 500 * 100 * 8
+assert torch.accelerator.memory_allocated() - base == size == torch.npu.memory_allocated() - base
+assert torch.accelerator.memory.memory_allocated(0) - base == size
+assert torch.accelerator.max_memory_allocated() - base == size
+assert torch.accelerator.memory_reserved() == torch.npu.memory_reserved()
+assert torch.accelerator.max_memory_reserved() == torch.npu.max_memory_reserved()
+assert torch.accelerator.memory_stats()["allocated_bytes.all.current"] == base + size
+assert torch.accelerator.memory_stats() == torch.npu.memory_stats()
+del block
+gc.collect()
+assert torch.accelerator.memory_allocated() == base and torch.accelerator.max_memory_allocated() == base + size
+torch.accelerator.reset_peak_memory_stats()
+torch.accelerator.reset_accumulated_memory_stats()
+assert torch.accelerator.max_memory_allocated() == base
+free, total = torch.accelerator.get_memory_info()
+assert total == os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") and 0 < free <= total
+torch.accelerator.empty_cache()
+torch.accelerator.memory.empty_cache()
+assert torch.accelerator.current_stream() == torch.npu.current_stream()
+assert torch.accelerator.current_device_index() == torch.npu.current_device() == 0
+print("ok accelerator")
 
 stream = torch.npu.Stream()
 start, end = torch.npu.Event(enable_timing=True), torch.npu.Event(enable_timing=True)

@@ -121,3 +121,26 @@ random_npu = torch.randn(4, device=NPU)
 torch.manual_seed(3)
 random_cpu = torch.randn(4)
 check("random streams", [dropped_cpu, random_cpu], [dropped_npu, random_npu])
+
+
+def inference(device):
+    """A greedy decoding loop the way HF generate runs it: views of normal tensors made outside
+    inference_mode (weights, the prompt), new tensors and views of them inside."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Embedding(11, 8), nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True),
+                          nn.Linear(8, 11)).to(device).eval()
+    prompt = on(device, tokens)
+    with torch.inference_mode():
+        ids = prompt
+        for _ in range(3):
+            next_id = model(ids)[:, -1].argmax(-1, keepdim=True)
+            ids = torch.cat([ids, next_id], 1)
+        row, weight_t, columns = prompt[0], model[2].weight.t(), ids.unbind(1)
+        flags = [row.is_inference(), weight_t.is_inference(), ids.is_inference(), columns[0].is_inference(),
+                 ids[:, 1:].is_inference()]
+        row.add_(0)  # an in-place op on a view of a normal tensor bumps the base's version
+    ids_view = ids[0]  # a view of an inference tensor outside inference_mode is an inference tensor
+    return [ids, *columns, *flags, prompt._version, ids_view.is_inference(), (ids_view + 1).is_inference()]
+
+
+check("inference_mode", inference("cpu"), inference(NPU))
