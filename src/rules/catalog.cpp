@@ -95,6 +95,11 @@ void parse_migration(const toml::table& t, Rule& r, const std::string& where) {
         throw InputError(where, "example file '" + x.file + "' is no file name scan reads");
       if (auto a = (*et)["after"].value<std::string>()) x.after = *a;
       x.none = (*et)["none"].value_or(false);
+      x.run = (*et)["run"].value_or(false);
+      x.program = (*et)["program"].value_or(std::string());
+      const bool python = classify_file(x.file) == FileKind::python;
+      if ((x.run && !python) || (!x.program.empty() && python) || ((x.run || !x.program.empty()) && x.none))
+        throw InputError(where, "an example that runs is a Python `before` with `run = true`, or another file with the `program` that reads it");
       r.examples.push_back(std::move(x));
     }
   }

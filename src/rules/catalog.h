@@ -65,6 +65,11 @@ struct RuleExample {
   std::string before;
   std::optional<std::string> after;  // expected migrate output (automatic rules)
   bool none = false;                 // the rule must NOT fire on `before`
+  // A program that runs (tests/e2e/test_rule_programs.py): `before` stops at its first CUDA use under
+  // `python -m banjia.npu_sim`, and what migrate writes of it runs there. `run` for a Python example;
+  // for another file, `program` is the Python program that reads it (next to it, under its name).
+  bool run = false;
+  std::string program;
 };
 
 struct Rule {

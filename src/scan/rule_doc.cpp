@@ -74,6 +74,13 @@ void examples_section(std::string& out, const rules::Rule& r, std::string_view h
       out += "\n`banjia migrate` writes:\n\n";
       code_block(out, *x.after, fence_language(x.file));
     }
+    if (!x.program.empty()) {
+      out += "\nread by this program:\n\n";
+      code_block(out, x.program, "python");
+    }
+    if (x.run || !x.program.empty())
+      out += "\nThe tests run it under `python -m banjia.npu_sim`: the original stops at its first CUDA use, the "
+             "migrated program runs on the simulated NPU.\n";
     out += "\n";
   }
   const bool placeholder = std::any_of(r.examples.begin(), r.examples.end(), [](const rules::RuleExample& x) {

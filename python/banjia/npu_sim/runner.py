@@ -19,8 +19,10 @@ import types
 from types import TracebackType
 from typing import Any
 
-USAGE = "usage: python -m banjia.npu_sim [--autoload] SCRIPT [ARGS...] | -m MODULE [ARGS...]"
+USAGE = ("usage: python -m banjia.npu_sim [--autoload] SCRIPT [ARGS...] | -m MODULE [ARGS...]"
+         " | --each SCRIPT...")
 AUTOLOAD = "--autoload"
+EACH = "--each"
 PREFIX = "banjia npu_sim"
 
 
@@ -129,6 +131,26 @@ def _check_script(script: str) -> str | None:
     return None
 
 
+def _run_each(scripts: list[str], autoload: bool) -> int:
+    """Several small programs in this interpreter, one verdict each (banjia.npu_sim.each)."""
+    if not scripts:
+        return _usage_error("--each needs at least one script")
+    for script in scripts:
+        problem = _check_script(script)
+        if problem:
+            return _usage_error(problem)
+    import torch  # noqa: F401 - as in run()
+
+    from banjia.npu_sim import cuda_guard, each, standin
+
+    cuda_guard.install()
+    standin.install_finder()
+    if autoload:
+        _autoload_torch_npu()
+    threading.excepthook = _thread_excepthook(threading.excepthook)
+    return each.run_each(scripts, lambda path: _run_program(path, None))
+
+
 def run(argv: list[str]) -> int:
     autoload = bool(argv) and argv[0] == AUTOLOAD
     if autoload:
@@ -136,6 +158,8 @@ def run(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, file=sys.stderr if not argv else sys.stdout)
         return 2 if not argv else 0
+    if argv[0] == EACH:
+        return _run_each(argv[1:], autoload)
     module: str | None = None
     script: str | None = None
     if argv[0] == "-m":

@@ -13,7 +13,7 @@ import sys
 import types
 from typing import Any, Sequence
 
-from banjia.npu_sim import backend, npu_amp, npu_module
+from banjia.npu_sim import backend, npu_amp, npu_module, npu_profiler
 
 VERSION = "0.0.0+banjia.npu_sim"
 
@@ -27,7 +27,7 @@ def _module(name: str, doc: str | None, **attrs: Any) -> types.ModuleType:
 
 def _missing(name: str) -> Any:
     raise AttributeError(f"module 'torch_npu' has no attribute {name!r} "
-                         "(banjia npu_sim simulates torch_npu's device, amp and hccl APIs only)")
+                         "(banjia npu_sim simulates torch_npu's device, amp, hccl and profiler APIs only)")
 
 
 def _populate(torch_npu: types.ModuleType) -> None:
@@ -38,12 +38,14 @@ def _populate(torch_npu: types.ModuleType) -> None:
     torch_npu.__version__ = VERSION  # type: ignore[attr-defined]
     torch_npu.npu = npu_module  # type: ignore[attr-defined]
     torch_npu.contrib = contrib  # type: ignore[attr-defined]
+    torch_npu.profiler = npu_profiler  # type: ignore[attr-defined]
     torch_npu.__getattr__ = _missing  # type: ignore[method-assign]
     sys.modules.update({
         "torch_npu.npu": npu_module,
         "torch_npu.npu.amp": npu_amp,
         "torch_npu.contrib": contrib,
         "torch_npu.contrib.transfer_to_npu": transfer,
+        "torch_npu.profiler": npu_profiler,
     })
 
 

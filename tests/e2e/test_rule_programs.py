@@ -1,0 +1,133 @@
+"""Every rule that claims `automatic` is shown to work by running what it writes.
+
+For each migration target, each automatic rule of data/rules must have an example that runs
+(`run = true` on a Python example; `program` for a configuration file, the program that reads it).
+All of them are written into one tree, `banjia migrate` migrates the tree as a user would, and the
+simulator runs every program (`python -m banjia.npu_sim --each`, one interpreter per batch):
+
+- the original must stop at a CUDA use, and not before the first line the migration changes (for a
+  Python example; difflib decides which line that is, not banjia): the example exercises CUDA where
+  the rule rewrites it (a device value stored on one line is used on a later one);
+- the migrated program must run to the end on the simulated NPU, with its ops on npu.
+
+The migrated programs run with `--autoload`, as an installed torch_npu (>= 2.5) loads at `import
+torch` through its entry point: the accelerator target inserts no `import torch_npu`, and a
+configuration file's program is no Python that migrate changes.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+TARGETS = ("npu", "accelerator")
+VERDICT = re.compile(r"^banjia npu_sim: each (\S+): (.*)$")
+CUDA_USE = re.compile(r"^(\S+?):(\d+): CUDA used")
+
+
+@dataclass
+class Case:
+    target: str
+    rule: str
+    index: int
+    example: dict
+
+    @property
+    def name(self) -> str:
+        return f"{self.target}-{self.rule}-{self.index}"
+
+
+def forms(rule: dict) -> dict[str, tuple[str, list[dict]]]:
+    """The rule per target: (fix, examples), as the catalogue reads [rule.target.NAME]."""
+    accelerator = rule.get("target", {}).get("accelerator")
+    out = {"npu": (rule["fix"], rule.get("example", []))}
+    out["accelerator"] = (accelerator.get("fix", rule["fix"]), accelerator.get("example", [])) if accelerator \
+        else out["npu"]
+    return out
+
+
+def rules() -> list[dict]:
+    found: list[dict] = []
+    for path in sorted((REPO / "data" / "rules").glob("*.toml")):
+        found.extend(tomllib.loads(path.read_text(encoding="utf-8")).get("rule", []))
+    return found
+
+
+def runs(example: dict) -> bool:
+    return bool(example.get("run")) or "program" in example
+
+
+def cases() -> list[Case]:
+    return [Case(target, rule["id"], i, e) for rule in rules() for target, (fix, examples) in forms(rule).items()
+            if fix == "automatic" for i, e in enumerate(examples) if runs(e)]
+
+
+def test_every_automatic_rule_has_an_example_that_runs() -> None:
+    missing = [f"{rule['id']} (--target {target})" for rule in rules() for target, (fix, examples) in forms(rule).items()
+               if fix == "automatic" and not any(runs(e) for e in examples)]
+    assert not missing, "automatic rules without an example that runs (run = true / program): " + ", ".join(missing)
+
+
+def first_changed_line(before: str, after: str) -> int:
+    """The first line of `before` that the migration replaced or deleted (insertions, such as an
+    added import, change no line of the original)."""
+    ops = difflib.SequenceMatcher(a=before.splitlines(), b=after.splitlines(), autojunk=False).get_opcodes()
+    return next(i1 + 1 for tag, i1, _, _, _ in ops if tag in ("replace", "delete"))
+
+
+def simulate(scripts: list[pathlib.Path], autoload: bool) -> dict[str, str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
+    command = [sys.executable, "-m", "banjia.npu_sim", *(["--autoload"] if autoload else []), "--each", *map(str, scripts)]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600, cwd=scripts[0].parents[2])
+    verdicts = {}
+    for line in done.stderr.splitlines():
+        if m := VERDICT.match(line):
+            verdicts[m.group(1)] = m.group(2)
+    assert len(verdicts) == len(scripts), done.stderr[-3000:]
+    return verdicts
+
+
+@pytest.fixture(scope="module")
+def results(banjia_bin: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, str, int | None]]:
+    """Per case: (the original's verdict, the migrated program's verdict, the expected stop line)."""
+    root = tmp_path_factory.mktemp("rule-programs")
+    out: dict[str, tuple[str, str, int | None]] = {}
+    for target in TARGETS:
+        mine = [c for c in cases() if c.target == target]
+        tree, migrated = root / target, root / f"{target}-migrated"
+        programs = {}
+        for c in mine:
+            d = tree / c.name
+            d.mkdir(parents=True)
+            (d / c.example.get("file", "example.py")).write_text(c.example["before"], encoding="utf-8")
+            if "program" in c.example:
+                (d / "program.py").write_text(c.example["program"], encoding="utf-8")
+            programs[c.name] = "program.py" if "program" in c.example else c.example.get("file", "example.py")
+        done = subprocess.run([banjia_bin, "migrate", str(tree), "-o", str(migrated), "--target", target],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        befores = simulate([tree / c.name / programs[c.name] for c in mine], autoload=False)
+        afters = simulate([migrated / c.name / programs[c.name] for c in mine], autoload=True)
+        for c in mine:
+            before_path, after_path = tree / c.name / programs[c.name], migrated / c.name / programs[c.name]
+            line = None if "program" in c.example else first_changed_line(before_path.read_text(), after_path.read_text())
+            out[c.name] = (befores[str(before_path)], afters[str(after_path)], line)
+    return out
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.name)
+def test_original_stops_at_its_cuda_use_and_the_migration_runs(results, case: Case) -> None:
+    before, after, line = results[case.name]
+    stop = CUDA_USE.match(before)
+    assert stop, f"the original did not stop at a CUDA use: {before}"
+    if line is not None:
+        assert int(stop.group(2)) >= line, f"stopped at line {stop.group(2)}, before line {line}, the first the migration changes: {before}"
+    assert after.startswith("ok"), f"the migrated program did not run on the simulated NPU: {after}"
