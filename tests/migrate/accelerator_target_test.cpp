@@ -68,7 +68,7 @@ TEST(AcceleratorTarget, EditsInsideAWrappedDeviceValueApplyInTheSamePass) {
 
 TEST(AcceleratorTarget, WhatHasNoDeviceAgnosticFormStaysAndIsReported) {
   const std::string src =
-      "import torch\nimport os\nname = torch.cuda.get_device_name(0)\nif x.is_cuda:\n    pass\n"
+      "import torch\nimport os\ns = torch.cuda.Stream()\nif x.is_cuda:\n    pass\n"
       "os.environ['CUDA_VISIBLE_DEVICES'] = '0'\nm = m.cuda(dev)\n";
   auto fr = rw(src);
   EXPECT_EQ(fr.rewritten, src);

@@ -59,6 +59,16 @@ class ProcessGroupHCCL(dist.ProcessGroup):
     def getBackendName(self) -> str:
         return "hccl"
 
+    # torch registers no per-device backend on a process group written in Python (it is its own
+    # backend), yet `init_process_group(..., device_id=...)` asks the group for the backend of that
+    # device to connect it eagerly: the group answers for every device, and splitting (which eager
+    # connection needs) is not supported.
+    supports_splitting = False
+    supports_coalescing = False
+
+    def _get_backend(self, device: Any) -> "ProcessGroupHCCL":  # type: ignore[override]
+        return self
+
     # A Python process group has no C++ backend object to keep its name (`group.group_name`, which
     # DeviceMesh uses); torch's trampoline forwards these four to Python.
     def getGroupName(self) -> str:
