@@ -39,18 +39,20 @@ std::string key_path_text(const std::vector<std::string>& path) {
   return s;
 }
 
-size_t offset_of(std::string_view text, size_t line, size_t column) {
-  if (line == 0 || column == 0) return std::string_view::npos;
-  size_t at = 0;
-  for (size_t l = 1; l < line; ++l) {
-    const size_t brk = text.find_first_of("\r\n", at);
-    if (brk == std::string_view::npos) return std::string_view::npos;
-    at = brk + (text[brk] == '\r' && brk + 1 < text.size() && text[brk + 1] == '\n' ? 2 : 1);
+TextPositions::TextPositions(std::string_view text) : text_(text), line_starts_{0} {
+  for (size_t at = text.find_first_of("\r\n"); at != std::string_view::npos; at = text.find_first_of("\r\n", at)) {
+    at += text[at] == '\r' && at + 1 < text.size() && text[at + 1] == '\n' ? 2 : 1;
+    line_starts_.push_back(at);
   }
+}
+
+size_t TextPositions::offset(size_t line, size_t column) const {
+  if (line == 0 || column == 0 || line > line_starts_.size()) return std::string_view::npos;
+  size_t at = line_starts_[line - 1];
   for (size_t c = 1; c < column; ++c) {
-    if (at >= text.size() || text[at] == '\n' || text[at] == '\r') return std::string_view::npos;
+    if (at >= text_.size() || text_[at] == '\n' || text_[at] == '\r') return std::string_view::npos;
     ++at;  // past the lead byte, then its continuation bytes
-    while (at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) ++at;
+    while (at < text_.size() && (static_cast<unsigned char>(text_[at]) & 0xC0) == 0x80) ++at;
   }
   return at;
 }

@@ -46,9 +46,19 @@ std::vector<ConfigScalar> read_yaml(std::string_view text, const std::string& di
 std::vector<ConfigScalar> read_json(std::string_view text, const std::string& display);
 std::vector<ConfigScalar> read_toml(std::string_view text, const std::string& display);
 
-// The byte offset of a 1-based line and 1-based column counted in code points (as YAML and TOML
-// parsers report positions); lines end at \n, \r\n or \r. npos when the text has no such position.
-size_t offset_of(std::string_view text, size_t line, size_t column);
+// Byte offsets of the positions YAML and TOML parsers report: a 1-based line and a 1-based column
+// counted in code points; lines end at \n, \r\n or \r. The line starts are found once, so that a
+// file's thousands of scalars cost a walk along one line each, not along the file.
+class TextPositions {
+ public:
+  explicit TextPositions(std::string_view text);
+  // npos when the text has no such position.
+  size_t offset(size_t line, size_t column) const;
+
+ private:
+  std::string_view text_;
+  std::vector<size_t> line_starts_;
+};
 
 // `value` spelled verbatim at `at`: plain (quote 0) or between the quote characters, as a whole scalar
 // on one line. The range of the value's bytes, or nullopt.

@@ -25,7 +25,7 @@ class TomlReader {
   }
 
  private:
-  size_t at(const toml::source_position& p) const { return offset_of(text_, p.line, p.column); }
+  size_t at(const toml::source_position& p) const { return positions_.offset(p.line, p.column); }
 
   void walk(const toml::node& n) {
     if (const toml::table* t = n.as_table()) {
@@ -77,6 +77,7 @@ class TomlReader {
   }
 
   std::string_view text_;
+  TextPositions positions_{text_};
   const std::string& display_;
   std::vector<std::string> path_;
   std::optional<ByteRange> key_;

@@ -83,7 +83,7 @@ class YamlReader {
 
   // Where the scalar starts in the text: by line and column (libyaml counts columns in characters).
   std::optional<ByteRange> located(const yaml_event_t& e, std::string_view value, char quote) const {
-    const size_t at = offset_of(text_, e.start_mark.line + 1, e.start_mark.column + 1);
+    const size_t at = positions_.offset(e.start_mark.line + 1, e.start_mark.column + 1);
     return verbatim_at(text_, at, value, quote);
   }
 
@@ -104,8 +104,8 @@ class YamlReader {
     c.value = value;
     // An unquoted scalar YAML resolves to a boolean, a number or null is no string.
     c.is_string = quote || block || !(value == "true" || value == "false" || value == "null" || value == "~" || value.empty());
-    const size_t at = offset_of(text_, e.start_mark.line + 1, e.start_mark.column + 1);
-    const size_t end = offset_of(text_, e.end_mark.line + 1, e.end_mark.column + 1);
+    const size_t at = positions_.offset(e.start_mark.line + 1, e.start_mark.column + 1);
+    const size_t end = positions_.offset(e.end_mark.line + 1, e.end_mark.column + 1);
     c.written = at == std::string_view::npos ? ByteRange{} : ByteRange{at, end == std::string_view::npos || end < at ? at : end};
     c.verbatim = verbatim;
     if (!stack_.empty() && stack_.back().mapping) c.key = stack_.back().key_bytes;
@@ -114,6 +114,7 @@ class YamlReader {
   }
 
   std::string_view text_;
+  TextPositions positions_{text_};
   const std::string& display_;
   yaml_parser_t parser_{};
   std::vector<Frame> stack_;
