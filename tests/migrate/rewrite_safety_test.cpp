@@ -154,3 +154,56 @@ TEST(AcceleratorTarget, SeedUnderItsCheckMovesWithIt) {
             "import torch\nif torch.accelerator.is_available():\n"
             "    (torch.get_device_module().manual_seed(42) if torch.accelerator.is_available() else None)\n");
 }
+
+// Patterns of public LLM code bases (bench/corpus.tsv), each written from the program's meaning: the
+// check decides whether NVIDIA-only code runs, so flipping it would run that code on the NPU.
+TEST(Checks, AnEarlyExitUnderANegatedCheckSelectsTheRestOfTheFunction) {
+  const std::string src =
+      "import torch\n"
+      "def wrap(fn):\n"
+      "    if not (device_type == 'cuda' and torch.version.hip is None):\n"
+      "        return fn\n"
+      "    graph = torch.cuda.CUDAGraph()\n"
+      "    return graph\n";
+  const auto r = rw(src);
+  EXPECT_EQ(r.rewritten, src);
+  EXPECT_TRUE(mentions(leftover(r, "device-string", 3), "line 5")) << r.leftovers.size();
+}
+
+TEST(Checks, ADeviceNameTableOfNvidiaModelsStays) {
+  const std::string src =
+      "import torch\n"
+      "def flops(device):\n"
+      "    if device.type == 'cuda':\n"
+      "        name = torch.cuda.get_device_name(device).lower()\n"
+      "        if 'h100' in name:\n"
+      "            return 989e12\n"
+      "    return None\n";
+  const auto r = rw(src);
+  EXPECT_EQ(r.rewritten, src);
+  EXPECT_TRUE(mentions(leftover(r, "device-string", 3), "\"h100\"")) << r.leftovers.size();
+}
+
+TEST(Checks, Fp8CodeSelectedByANegatedCheckStays) {
+  const std::string src =
+      "if device_type != 'cuda':\n"
+      "    print('FP8 needs CUDA')\n"
+      "else:\n"
+      "    from nanochat.fp8 import convert_to_float8_training\n"
+      "    convert_to_float8_training(model)\n";
+  const auto r = rw(src);
+  EXPECT_EQ(r.rewritten, src);
+  EXPECT_TRUE(mentions(leftover(r, "device-string", 1), "FP8"));
+}
+
+TEST(GpuPaths, AnAscendPluginTestMakesTheFileNpuAware) {
+  const std::string src =
+      "import torch\n"
+      "if is_vllm_ascend_available():\n"
+      "    from vllm_ascend.distributed import PyHcclCommunicator\n"
+      "if torch.cuda.is_available():\n"
+      "    module = torch.cuda\n";
+  const auto r = rw(src);
+  EXPECT_EQ(r.rewritten, src);
+  EXPECT_EQ(r.gpu_paths.size(), 1u);
+}

@@ -1,6 +1,6 @@
 // Check 1 of rewrite_safety.h: code that already supports the NPU keeps its CUDA branches. A file
 // branches on the NPU when a test names it (`device.type == "npu"`, `is_torch_npu_available()`,
-// `torch.npu.is_available()`, an `NPU` enum member). There, an if/elif arm whose test is about CUDA,
+// `torch.npu.is_available()`, an `NPU` enum member, `is_vllm_ascend_available()`). There, an if/elif arm whose test is about CUDA,
 // and the `else` of a chain that tests for the NPU first, is what runs on NVIDIA GPUs: rewriting it
 // breaks that path and changes nothing on the NPU.
 #include <algorithm>
@@ -33,7 +33,7 @@ TestKind classify_test(const PythonAnalysis& a, SigRange test) {
   for (uint32_t si = test.first; si <= test.last && si < a.view.sig.size(); ++si) {
     if (a.sig_is_name(si)) {
       const std::string_view n = a.sig_text(si);
-      k.npu = k.npu || has_word(n, {"npu"});
+      k.npu = k.npu || has_word(n, {"npu", "ascend"});
       k.cuda = k.cuda || has_word(n, {"cuda", "nccl", "gpu", "nvidia"});
     } else if (auto lit = literal_at(a, si)) {
       k.npu = k.npu || npu_value(lit->value);
@@ -64,7 +64,7 @@ uint32_t npu_branch_evidence(const PythonAnalysis& a) {
     if (is_header(a, s, {"if", "elif", "while"}) && classify_test(a, header_test(a, s)).npu) return v.statements[s].first_sig;
   for (uint32_t si : v.name_heads) {
     const std::string_view n = v.text(si);
-    if (has_word(n, {"npu"}) && has_word(n, {"available"})) return si;  // is_torch_npu_available()
+    if (has_word(n, {"npu", "ascend"}) && has_word(n, {"available"})) return si;  // is_torch_npu_available()
   }
   for (const auto& ref : a.dotted.refs)
     if (ref.qualified.ends_with("npu.is_available")) return ref.first_sig;

@@ -16,6 +16,7 @@
 
 #include "rules/safety/safety_parts.h"
 #include "rules/safety/vendor_terms.h"
+#include "rules/string_literal_site.h"
 
 namespace banjia::rules::safety {
 
@@ -53,6 +54,20 @@ std::optional<std::pair<SigRange, bool>> comparison_around(const PythonAnalysis&
   return std::nullopt;
 }
 
+// Whether an odd number of `not`s of the statement apply to `e`: `not x == "cuda"`,
+// `not (x == "cuda" and ...)`.
+bool negated_by_not(const PythonAnalysis& a, uint32_t stmt, SigRange e) {
+  const auto& st = a.view.statements[stmt];
+  bool negated = false;
+  for (uint32_t si = st.first_sig; si < e.first; ++si) {
+    if (!a.sig_is(si, "not") || a.sig_is(si + 1, "in")) continue;
+    const uint32_t operand_end = python::primary_end(a.view, si + 1, st.last_sig);
+    // `not` binds looser than a comparison: `not x == y` negates the comparison it starts.
+    if ((si + 1 == e.first) || (si + 1 <= e.first && e.last <= operand_end)) negated = !negated;
+  }
+  return negated;
+}
+
 // The check a match rewrites, if it rewrites one.
 std::optional<Check> check_of(const PythonAnalysis& a, const std::vector<PyMatch>& matches, size_t i) {
   const PyMatch& m = matches[i];
@@ -74,8 +89,7 @@ std::optional<Check> check_of(const PythonAnalysis& a, const std::vector<PyMatch
   if (!found) return std::nullopt;
   const uint32_t stmt = statement_of(a, found->first.first);
   if (stmt == python::kNoIndex) return std::nullopt;
-  const bool not_before = found->first.first > 0 && a.sig_is(found->first.first - 1, "not");
-  return Check{i, found->first, stmt, found->second != not_before};
+  return Check{i, found->first, stmt, found->second != negated_by_not(a, stmt, found->first)};
 }
 
 SigRange body_range(const PythonAnalysis& a, const Arm& arm) {
@@ -92,6 +106,12 @@ uint32_t chain_start(const PythonAnalysis& a, const Blocks& b, uint32_t stmt) {
   return stmt;
 }
 
+// Whether statement s leaves its block: return, raise, continue, break.
+bool exits(const PythonAnalysis& a, uint32_t s) {
+  const uint32_t first = a.view.statements[s].first_sig;
+  return a.sig_is(first, "return") || a.sig_is(first, "raise") || a.sig_is(first, "continue") || a.sig_is(first, "break");
+}
+
 // The code an if/elif/while header selects: its arm's body, or, for a negated test, the arms after it.
 void add_selected(const PythonAnalysis& a, const Blocks& b, uint32_t header, bool negated, std::vector<SigRange>& out) {
   if (is_header(a, header, "while")) {
@@ -104,6 +124,14 @@ void add_selected(const PythonAnalysis& a, const Blocks& b, uint32_t header, boo
     if (arms[k].header != header) continue;
     for (size_t j = negated ? k + 1 : k; j < (negated ? arms.size() : k + 1); ++j)
       if (arms[j].body_first <= arms[j].body_last) out.push_back(body_range(a, arms[j]));
+    // `if not cuda: ...; return`: what follows the chain in its block is what the check selects.
+    if (negated && arms[k].body_first <= arms[k].body_last && exits(a, arms[k].body_last) &&
+        a.view.statements[arms[k].body_last].indent_depth == a.view.statements[arms[k].body_first].indent_depth) {
+      const uint32_t after = arms.back().body_last + 1, parent = b.parent[header];
+      const auto& sts = a.view.statements;
+      uint32_t last = parent == python::kNoIndex ? static_cast<uint32_t>(sts.size() - 1) : b.body_end[parent];
+      if (after < sts.size() && after <= last) out.push_back({sts[after].first_sig, sts[last].last_sig});
+    }
   }
 }
 
@@ -188,7 +216,16 @@ std::string nvidia_only_code(const PythonAnalysis& a, const std::vector<SigRange
   bool other_code = false;
   for (const SigRange& r : code) {
     for (uint32_t si = r.first; si <= r.last && si < a.view.sig.size(); ++si) {
-      if ((check.first <= si && si <= check.last) || !a.sig_is_name(si) || skip(si)) continue;
+      if ((check.first <= si && si <= check.last) || skip(si)) continue;
+      if (!a.sig_is_name(si)) {
+        if (auto lit = literal_at(a, si)) {
+          if (const std::string_view p = terms.product(lit->value); !p.empty())
+            return "it selects code for NVIDIA GPU models (line " + std::to_string(a.sig_token(si).line) + ": \"" +
+                   std::string(p) + "\")";
+          si = lit->last_sig;
+        }
+        continue;
+      }
       const std::string_view n = a.sig_text(si);
       const std::string line = " (line " + std::to_string(a.sig_token(si).line) + ": ";
       if (const auto* f = terms.feature(n)) {

@@ -1,6 +1,7 @@
 #include "rules/safety/vendor_terms.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "common/embedded_data.h"
 #include "common/errors.h"
@@ -20,10 +21,32 @@ bool VendorTerms::names_vendor(std::string_view name, bool strong_only) const {
   return false;
 }
 
+namespace {
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+}  // namespace
+
 const VendorTerms::Feature* VendorTerms::feature(std::string_view name) const {
+  const std::string low = lower(name);
   for (const auto& f : features)
-    if (f.name == name) return &f;
+    if (f.name == name || (f.part && low.find(f.name) != std::string::npos)) return &f;
   return nullptr;
+}
+
+std::string_view VendorTerms::product(std::string_view text) const {
+  const std::string low = lower(text);
+  for (size_t i = 0; i < low.size();) {
+    size_t j = i;
+    while (j < low.size() && std::isalnum(static_cast<unsigned char>(low[j]))) ++j;
+    const std::string_view word = std::string_view(low).substr(i, j - i);
+    for (const auto& p : products)
+      if (word == p) return p;
+    i = j == i ? i + 1 : j;
+  }
+  return {};
 }
 
 const VendorTerms& vendor_terms() {
@@ -40,7 +63,10 @@ const VendorTerms& vendor_terms() {
       for (const auto& n : *names)
         if (const auto* nt = n.as_table())
           t.features.push_back({(*nt)["name"].value_or(std::string()), (*nt)["what"].value_or(std::string()),
-                                (*nt)["kind"].value_or(std::string()) == "setting"});
+                                (*nt)["kind"].value_or(std::string()) == "setting", (*nt)["part"].value_or(false)});
+    if (const auto* products = doc["product"].as_array())
+      for (const auto& p : *products)
+        if (const auto* pt = p.as_table()) t.products.push_back((*pt)["name"].value_or(std::string()));
     return t;
   }();
   return terms;
