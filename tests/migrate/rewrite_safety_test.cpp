@@ -207,3 +207,18 @@ TEST(GpuPaths, AnAscendPluginTestMakesTheFileNpuAware) {
   EXPECT_EQ(r.rewritten, src);
   EXPECT_EQ(r.gpu_paths.size(), 1u);
 }
+
+TEST(Checks, TheChecksOfOneTestChangeTogether) {
+  // torchtitan's CUDA-graph wrapper: `torch.cuda.is_available()` stays for the CUDA-graph code it
+  // selects, so the comparison beside it in the same test stays too.
+  const std::string src =
+      "import torch\n"
+      "def wrap(fn):\n"
+      "    if not (device_type == 'cuda' and torch.cuda.is_available()):\n"
+      "        return fn\n"
+      "    return CUDAGraphWrapper(fn)\n";
+  const auto r = rw(src);
+  EXPECT_EQ(r.rewritten, src);
+  EXPECT_TRUE(mentions(leftover(r, "device-string", 3), "changes as a whole"));
+  EXPECT_TRUE(mentions(leftover(r, "torch-cuda-api", 3), "CUDAGraphWrapper"));
+}

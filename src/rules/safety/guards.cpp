@@ -299,6 +299,20 @@ void block_unsafe_checks(const PythonAnalysis& a, const Blocks& b, Blocker& bloc
                                 : nvidia_only_code(a, code[k], checks[k].expr, under_kept_check);
     if (!why.empty()) keep(k, why + "; on an NPU this check must stay false (the NVIDIA path)");
   }
+  // The checks of one test are one condition: rewriting some of them changes what it means.
+  auto keep_siblings = [&]() {
+    size_t left = 0;
+    for (size_t k = 0; k < checks.size(); ++k) {
+      if (applies(matches[checks[k].match])) continue;
+      for (size_t j = 0; j < checks.size(); ++j)
+        if (j != k && checks[j].stmt == checks[k].stmt && applies(matches[checks[j].match]))
+          left += keep(j, "its test also holds the CUDA check on line " +
+                              std::to_string(a.sig_token(checks[k].expr.first).line) +
+                              ", which stays; the test changes as a whole or not at all");
+    }
+    return left;
+  };
+  keep_siblings();
   // (c), inner checks first; again while a blocked import leaves new CUDA uses behind.
   for (bool changed = true; changed;) {
     changed = false;
@@ -317,6 +331,7 @@ void block_unsafe_checks(const PythonAnalysis& a, const Blocks& b, Blocker& bloc
                             quoted(span_text(a, matches[stays])) +
                             "); rewriting only this check would run that on the NPU: migrate it first, then this check") > 0 ||
                 changed;
+      changed = keep_siblings() > 0 || changed;
     }
   }
 }
