@@ -1,6 +1,7 @@
 #include "migrate/python_rewriter.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 #include <tuple>
@@ -121,6 +122,23 @@ std::string annotation_block_above(std::string_view text, size_t offset) {
   return block;
 }
 
+// `text` with the numbers after "line"/"lines" taken out: a note names lines of the file, which move
+// by the notes inserted above them, so a second run compares notes without them.
+std::string without_line_numbers(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const bool after_line = out.ends_with("line ") || out.ends_with("lines ") || out.ends_with(", ");
+    if (after_line && std::isdigit(static_cast<unsigned char>(text[i]))) {
+      while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+      out += '#';
+      continue;
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
 // `# banjia: [rule] message` lines above statements left for manual work (once per line).
 std::vector<rules::TextEdit> annotations(const rules::PythonAnalysis& a, const std::vector<Finding>& leftovers,
                                         const std::vector<rules::PyMatch>& matches) {
@@ -151,10 +169,10 @@ std::vector<rules::TextEdit> annotations(const rules::PythonAnalysis& a, const s
     // Idempotent: a note already written in the `# banjia:` lines right above is not written again
     // (a first run may have joined it with notes a second run does not find, once its rewrites
     // change what an alias means: docs/fuzzing.md, joined-annotation-subset).
-    const std::string above = annotation_block_above(a.text(), offset);
+    const std::string above = without_line_numbers(annotation_block_above(a.text(), offset));
     std::string joined;
     for (const auto& n : notes)
-      if (above.find(n) == std::string::npos) joined += (joined.empty() ? "" : "; ") + n;
+      if (above.find(without_line_numbers(n)) == std::string::npos) joined += (joined.empty() ? "" : "; ") + n;
     if (joined.empty()) continue;
     std::string_view rest = a.text().substr(offset);
     size_t indent_len = rest.find_first_not_of(" \t");

@@ -89,3 +89,17 @@ TEST(RewriteFuzzRegression, ImportTorchNpuGoesAboveTheLogicalLine) {
       EXPECT_EQ(migrated(once, annotate), once) << "annotate=" << annotate << "\n" << once;
     }
 }
+
+// A note naming a line of the file (a check kept for the CUDA use it selects, "line 4") names another
+// line once the first run's notes are inserted above it: the second run must recognise it as the same
+// note (moved-line-note).
+TEST(RewriteFuzzRegression, ANoteNamingALineIsRecognisedAfterTheLinesMove) {
+  const std::string src =
+      "import torch\n"
+      "major = torch.cuda.get_device_capability()[0]\n"
+      "if torch.cuda.is_available():\n"
+      "    model = torch.nn.DataParallel(model)\n";
+  const std::string once = migrated(src, true);
+  ASSERT_NE(once.find("(line 4: "), std::string::npos) << once;
+  EXPECT_EQ(migrated(once, true), once);
+}
