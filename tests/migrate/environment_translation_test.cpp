@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "migrate/python_rewriter.h"
+#include "migrate/rewrite_helpers.h"
 #include "rules/catalog.h"
 #include "rules/python_scanner.h"
 
@@ -16,10 +17,7 @@ namespace {
 using banjia::rules::RuleCatalog;
 
 banjia::migrate::FileRewrite rw(const std::string& src, std::string_view target = banjia::rules::kTargetNpu) {
-  banjia::migrate::RewriteOptions o;
-  o.insert_import = false;
-  o.target = std::string(target);
-  return banjia::migrate::rewrite_python(src, "t.py", *RuleCatalog::for_target(target), o);
+  return banjia::testing::rewrite_file(src, target);
 }
 
 std::vector<banjia::Finding> findings(const std::string& src) {

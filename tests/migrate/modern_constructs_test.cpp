@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "migrate/python_rewriter.h"
+#include "migrate/rewrite_helpers.h"
 #include "rules/catalog.h"
 #include "rules/python_scanner.h"
 
@@ -14,10 +15,7 @@ namespace {
 using banjia::rules::RuleCatalog;
 
 banjia::migrate::FileRewrite rw(const std::string& src, std::string_view target = banjia::rules::kTargetNpu) {
-  banjia::migrate::RewriteOptions o;
-  o.insert_import = false;
-  o.target = std::string(target);
-  return banjia::migrate::rewrite_python(src, "t.py", *RuleCatalog::for_target(target), o);
+  return banjia::testing::rewrite_file(src, target);
 }
 
 // "rule@line:column" of every finding of `src`.

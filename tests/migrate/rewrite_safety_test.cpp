@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "migrate/python_rewriter.h"
+#include "migrate/rewrite_helpers.h"
 #include "rules/catalog.h"
 
 namespace {
@@ -13,9 +14,7 @@ namespace {
 using banjia::migrate::FileRewrite;
 
 FileRewrite rw(const std::string& src, std::string_view target = banjia::rules::kTargetNpu) {
-  banjia::migrate::RewriteOptions o;
-  o.target = std::string(target);
-  return banjia::migrate::rewrite_python(src, "t.py", *banjia::rules::RuleCatalog::for_target(target), o);
+  return banjia::testing::rewrite_file(src, target, /*insert_import=*/true);
 }
 
 const banjia::Finding* leftover(const FileRewrite& r, const std::string& rule, int line) {
