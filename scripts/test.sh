@@ -13,23 +13,23 @@ bash scripts/setup-venv.sh
 PY=$PWD/.venv/bin/python
 export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
 
-echo "== build (RelWithDebInfo)"
+echo "== build (RelWithDebInfo) [${SECONDS} s so far]"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j "$JOBS"
 
-echo "== C++ tests"
+echo "== C++ tests [${SECONDS} s so far]"
 ctest --test-dir build --output-on-failure -j "$JOBS"
 
-echo "== types (mypy --strict)"
+echo "== types (mypy --strict) [${SECONDS} s so far]"
 "$PY" -m mypy
 
-echo "== CLI end-to-end, Python runtime, simulated-NPU and knowledge-base tests"
+echo "== CLI end-to-end, Python runtime, simulated-NPU and knowledge-base tests [${SECONDS} s so far]"
 BANJIA_BIN="$PWD/build/src/banjia" "$PY" -m pytest -q tests/e2e tests/runtime tests/data
 
-echo "== wheel (pip wheel ., installed into a fresh venv)"
+echo "== wheel (pip wheel ., installed into a fresh venv) [${SECONDS} s so far]"
 bash scripts/wheel-test.sh
 
-echo "== build with ASan + UBSan and libFuzzer instrumentation (clang)"
+echo "== build with ASan + UBSan and libFuzzer instrumentation (clang) [${SECONDS} s so far]"
 CLANG=$(bash scripts/install-deps.sh --print-clang)
 CC=clang-$CLANG CXX=clang++-$CLANG cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DBANJIA_SANITIZE=ON -DBANJIA_FUZZ=ON >/dev/null
@@ -37,12 +37,13 @@ cmake --build build-asan -j "$JOBS"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-echo "== C++ tests under sanitizers"
+echo "== C++ tests under sanitizers [${SECONDS} s so far]"
 ctest --test-dir build-asan --output-on-failure -j "$JOBS"
 
-echo "== CLI end-to-end tests under sanitizers"
+echo "== CLI end-to-end tests under sanitizers [${SECONDS} s so far]"
 # The simulated-NPU runs exercise Python, not the binary: they ran above.
 BANJIA_BIN="$PWD/build-asan/src/banjia" "$PY" -m pytest -q tests/e2e --ignore=tests/e2e/test_migrated_examples_run.py
 
-echo "== fuzz smoke (libFuzzer: each harness for 20 s on its corpus; see docs/fuzzing.md)"
+echo "== fuzz smoke (libFuzzer: each harness for 20 s on its corpus; see docs/fuzzing.md) [${SECONDS} s so far]"
 FUZZ_BUILD_DIR=build-asan bash scripts/fuzz.sh 20
+echo "== all tests passed in ${SECONDS} s"
