@@ -114,8 +114,8 @@ section env "env check / translate (no peer; regression record)" fenced "$PYTHON
 MIN_TIME=$([ "$QUICK" = 1 ] && echo 0.01 || echo 0.2)
 {
   echo; echo "## Microbenchmarks (Google Benchmark)"; echo
-  echo "Command: \`build-release/bench/banjia_micro --benchmark_min_time=$MIN_TIME\`"; echo
-  echo '```'; build-release/bench/banjia_micro --benchmark_min_time="$MIN_TIME" 2>&1; echo '```'
+  echo "Command: \`BANJIA_MICRO_SAMPLE=\$TORCH/nn/modules/module.py build-release/bench/banjia_micro --benchmark_min_time=$MIN_TIME\`"; echo
+  echo '```'; BANJIA_MICRO_SAMPLE="$TORCH_DIR/nn/modules/module.py" build-release/bench/banjia_micro --benchmark_min_time="$MIN_TIME" 2>&1; echo '```'
 } >>"$TMP"
 echo >>"$TMP"
 echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)." >>"$TMP"
