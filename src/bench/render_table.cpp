@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "bench/render.h"
+#include "common/safe_paths.h"
 #include "common/utf8.h"
 
 namespace banjia::bench {
@@ -34,7 +35,7 @@ std::string ratio_cell(const BenchComparison& c, size_t run, std::string_view me
 TableModel comparison_table(const BenchComparison& c) {
   TableModel t;
   t.header.push_back("metric");
-  for (const auto& r : c.runs) t.header.push_back(r.run.label);
+  for (const auto& r : c.runs) t.header.push_back(printable(r.run.label));
   auto row = [&](std::string name, auto cell) {
     std::vector<std::string> r{std::move(name)};
     for (size_t i = 0; i < c.runs.size(); ++i) r.push_back(cell(i, c.runs[i]));
@@ -83,7 +84,7 @@ TableModel comparison_table(const BenchComparison& c) {
 std::vector<std::string> all_warnings(const BenchComparison& c) {
   std::vector<std::string> out;
   for (const auto& r : c.runs)
-    for (const auto& w : r.warnings) out.push_back(r.run.label + ": " + w);
+    for (const auto& w : r.warnings) out.push_back(printable(r.run.label) + ": " + w);
   for (const auto& w : c.warnings) out.push_back(w);
   return out;
 }

@@ -7,6 +7,7 @@
 #include "bench/run.h"
 #include "common/csv_reader.h"
 #include "common/errors.h"
+#include "common/safe_paths.h"
 
 namespace banjia::bench {
 
@@ -55,18 +56,18 @@ Run parse_csv_run(std::string_view text, const std::string& file) {
     const std::string& cell = table.rows[i][*col];
     auto v = parse_number_cell(cell);
     std::string why;
-    if (!v && beyond_double_range(cell)) why = fmt::format("time {} out of range (beyond a double)", trim_cell(cell));
-    else if (!v) why = fmt::format("non-numeric time '{}'", trim_cell(cell));
+    if (!v && beyond_double_range(cell)) why = fmt::format("time {} out of range (beyond a double)", excerpt(trim_cell(cell)));
+    else if (!v) why = fmt::format("non-numeric time '{}'", excerpt(trim_cell(cell)));
     else if (!std::isfinite(*v)) why = "non-finite time";
     else if (*v < 0) why = fmt::format("negative time {}", *v);
     else if (*v == 0) why = "zero time";
     // Converting to milliseconds can overflow (1e308 s) or underflow (5e-324 us): not a usable time.
-    else if (!std::isfinite(*v * scale) || *v * scale == 0) why = fmt::format("time {} out of range", trim_cell(cell));
+    else if (!std::isfinite(*v * scale) || *v * scale == 0) why = fmt::format("time {} out of range", excerpt(trim_cell(cell)));
     if (!why.empty()) {
       if (run.skipped++ == 0) run.first_skip = fmt::format("data row {}: {}", i + 1, why);
       continue;
     }
-    check_magnitude(*v * scale, "time", fmt::format("{} {}", trim_cell(cell), unit_of(column_name)),
+    check_magnitude(*v * scale, "time", fmt::format("{} {}", excerpt(trim_cell(cell)), unit_of(column_name)),
                     fmt::format("data row {}", i + 1), "ms", file);
     run.times_ms.push_back(*v * scale);
   }

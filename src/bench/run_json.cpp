@@ -6,6 +6,7 @@
 
 #include "bench/run.h"
 #include "common/errors.h"
+#include "common/safe_paths.h"
 
 namespace banjia::bench {
 
@@ -107,7 +108,7 @@ Run parse_json_run(std::string_view text, const std::string& file) {
   run.timing_method = string_or_empty(timing, "method");
   const std::string unit = string_or_empty(timing, "unit");
   auto scale = ms_per_unit(unit);
-  if (!scale) throw InputError(file, fmt::format("unknown time unit '{}' in \"timing.unit\" (expected ms, us or s)", unit));
+  if (!scale) throw InputError(file, fmt::format("unknown time unit '{}' in \"timing.unit\" (expected ms, us or s)", excerpt(unit)));
   auto times = member(timing, "times");
   simdjson::dom::array arr;
   if (!times || times->get_array().get(arr) != simdjson::SUCCESS)

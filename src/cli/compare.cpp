@@ -26,6 +26,7 @@ void register_compare(CLI::App& app, int& exit_code) {
                                     "compared is an error, a warn a warning",
                     .deprecated_fail_on = {{"fail", "error"}, {"warn", "warning"}},
                     .html = true});
+  add_max_input_size_flag(cmd);
   cmd->add_option("--top", args->compare.top, "entries listed in the text report's worst-N table");
   cmd->add_option("-j,--threads", args->compare.threads, "worker threads (0 = all cores)");
   cmd->footer(

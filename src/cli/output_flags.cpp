@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "common/input_limits.h"
+
 namespace banjia {
 
 void add_output_flags(CLI::App* cmd, OutputOptions& out, const OutputFlags& flags) {
@@ -29,6 +31,18 @@ void add_output_flags(CLI::App* cmd, OutputOptions& out, const OutputFlags& flag
           "", "deprecated spellings")
       ->check(CLI::IsMember({"error", "warning", "info", "none"}))
       ->capture_default_str();
+}
+
+void add_max_input_size_flag(CLI::App* cmd) {
+  cmd->add_option_function<std::string>(
+         "--max-input-size",
+         [](const std::string& size) { set_max_inflated_bytes(*parse_byte_size(size)); },
+         "Largest size a compressed input (.json.gz, an .npz member) may inflate to; more is an error, not a "
+         "memory exhaustion (default 8G)")
+      ->check([](const std::string& size) {
+        return parse_byte_size(size) ? std::string() : "expected a size such as 8G, 512M or 1048576";
+      })
+      ->option_text("SIZE");
 }
 
 }  // namespace banjia

@@ -25,6 +25,9 @@ struct OutputFlags {
 
 void add_output_flags(CLI::App* cmd, OutputOptions& out, const OutputFlags& flags = {});
 
+// --max-input-size SIZE for a verb that reads compressed inputs (common/input_limits.h).
+void add_max_input_size_flag(CLI::App* cmd);
+
 // The sentence every reporting verb's help footer ends with.
 inline constexpr const char* kOutputFlagsFooter =
     "Output flags and --fail-on levels are shared by every verb: see docs/cli/banjia.md.";

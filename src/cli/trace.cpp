@@ -24,6 +24,7 @@ void register_trace(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"steps", "ops", "kernels", "classes"}))->capture_default_str();
   summary->add_option("-j,--jobs", sargs.jobs, "Worker threads (default: all cores): several traces are read side by side, one trace is parsed and analysed on all of them");
   add_output_flags(summary, sout, trace_output);
+  add_max_input_size_flag(summary);
   summary->footer(
       "Examples:\n"
       "  banjia trace summary run.pt.trace.json.gz\n"
@@ -40,6 +41,7 @@ void register_trace(CLI::App& app, int& exit_code) {
   compare->add_option("--map", cargs.map_file, "TOML or CSV file mapping op names: baseline,target per line")->option_text("FILE");
   compare->add_option("--top", cargs.top, "Op rows shown in text output")->capture_default_str();
   add_output_flags(compare, cout_opts, trace_output);
+  add_max_input_size_flag(compare);
   compare->footer(
       "Examples:\n"
       "  banjia trace compare gpu.pt.trace.json.gz rank0_ascend_pt\n"
@@ -59,6 +61,7 @@ void register_trace(CLI::App& app, int& exit_code) {
   ops->add_option("--top", oargs.top, "Rows shown in text output (0: all)")->capture_default_str();
   ops->add_option("-j,--jobs", oargs.jobs, "Worker threads for parsing (default: all cores)");
   add_output_flags(ops, oout, trace_output);
+  add_max_input_size_flag(ops);
   ops->footer(
       "Examples:\n"
       "  banjia trace ops prof/run.pt.trace.json\n"

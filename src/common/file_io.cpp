@@ -1,6 +1,8 @@
 #include "common/file_io.h"
 
 #include <algorithm>
+#include <mutex>
+#include <set>
 
 #include <cerrno>
 #include <cstdio>
@@ -30,6 +32,39 @@ struct Fd {
 
 void set_write_failure_after_bytes_for_testing(std::optional<size_t> bytes) { g_fail_after = bytes; }
 
+const char* special_file_kind(mode_t mode) {
+  if (S_ISFIFO(mode)) return "FIFO";
+  if (S_ISSOCK(mode)) return "socket";
+  if (S_ISCHR(mode)) return "character device";
+  if (S_ISBLK(mode)) return "block device";
+  if (S_ISDIR(mode)) return "directory";
+  return "special file";
+}
+
+namespace {
+// The files this process has read, by device and inode: no output may replace one.
+std::mutex g_inputs_mutex;
+std::set<std::pair<dev_t, ino_t>> g_inputs;
+}  // namespace
+
+void note_input_file(const struct stat& st) {
+  std::lock_guard lock(g_inputs_mutex);
+  g_inputs.emplace(st.st_dev, st.st_ino);
+}
+
+void note_input_file(const fs::path& path) {
+  struct stat st{};
+  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) note_input_file(st);
+}
+
+void refuse_if_input(const fs::path& output) {
+  struct stat st{};
+  if (::stat(output.c_str(), &st) != 0) return;
+  std::lock_guard lock(g_inputs_mutex);
+  if (g_inputs.count({st.st_dev, st.st_ino}))
+    throw InputError(output.string(), "is an input of this run; refusing to overwrite it (choose another output)");
+}
+
 namespace {
 std::string size_text(size_t bytes) {
   if (bytes % (size_t{1} << 30) == 0) return fmt::format("{} GiB", bytes >> 30);
@@ -41,6 +76,7 @@ std::string size_text(size_t bytes) {
 struct ReadLimits {
   size_t max_bytes = SIZE_MAX;
   std::string_view binary_problem;
+  FileIdentity* identity = nullptr;  // set to the file read
 };
 
 // Reads the whole file into buf[0, n) and returns n. buf only grows (its bytes past n are left as
@@ -50,11 +86,23 @@ struct ReadLimits {
 // to the limit.
 size_t read_whole_file(const fs::path& path, std::string& buf, const ReadLimits& limits) {
   Fd f;
-  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO with no writer would wait for one, forever.
+  f.fd = path == "-" ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (f.fd < 0) throw InputError(path.string(), "cannot open: " + errno_text(errno));
   struct stat st{};
   if (::fstat(f.fd, &st) != 0) throw InputError(path.string(), "cannot stat: " + errno_text(errno));
   if (S_ISDIR(st.st_mode)) throw InputError(path.string(), "is a directory, expected a file");
+  if (!S_ISREG(st.st_mode)) {
+    // A FIFO, device or socket has no end to wait for (/dev/zero, a FIFO nobody writes). Standard
+    // input is the exception, as "-" or as a name for it (/dev/stdin): the user wired it up.
+    struct stat in{};
+    const bool is_stdin = ::fstat(STDIN_FILENO, &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino;
+    if (!is_stdin) throw InputError(path.string(), "a " + std::string(special_file_kind(st.st_mode)) + ", not a regular file: not read");
+    ::fcntl(f.fd, F_SETFL, ::fcntl(f.fd, F_GETFL) & ~O_NONBLOCK);
+  } else {
+    note_input_file(st);
+  }
+  if (limits.identity) *limits.identity = FileIdentity::of(st);
   auto too_large = [&] { return InputError(path.string(), "file larger than " + size_text(limits.max_bytes) + ", not read"); };
   auto read_some = [&](char* to, size_t len) -> size_t {
     for (;;) {
@@ -104,6 +152,12 @@ std::string read_file(const fs::path& path, size_t max_bytes) {
   return data;
 }
 
+std::string read_file(const fs::path& path, size_t max_bytes, FileIdentity& identity) {
+  std::string data;
+  data.resize(read_whole_file(path, data, {max_bytes, {}, &identity}));
+  return data;
+}
+
 std::string_view read_file_into(const fs::path& path, std::string& buffer, size_t max_bytes) {
   size_t n = read_whole_file(path, buffer, {max_bytes, {}});
   return std::string_view(buffer.data(), n);
@@ -116,9 +170,7 @@ std::string read_text_file(const fs::path& path, size_t max_bytes, std::string_v
   return data;
 }
 
-namespace {
-// Writes all of `data` to an open descriptor; false with errno set on failure.
-bool write_all(int fd, std::string_view data) {
+bool write_all_to_fd(int fd, std::string_view data) {
   size_t written = 0;
   while (written < data.size()) {
     size_t chunk = data.size() - written;
@@ -138,9 +190,13 @@ bool write_all(int fd, std::string_view data) {
   }
   return true;
 }
-}  // namespace
 
 void write_file_atomic(const fs::path& given, std::string_view data, std::optional<mode_t> mode, bool durable) {
+  refuse_if_input(given);
+  replace_file_atomic(given, data, mode, durable);
+}
+
+void replace_file_atomic(const fs::path& given, std::string_view data, std::optional<mode_t> mode, bool durable) {
   const std::string target = given.string();
   struct stat st{};
   const bool exists = ::stat(given.c_str(), &st) == 0;  // follows symbolic links
@@ -151,7 +207,7 @@ void write_file_atomic(const fs::path& given, std::string_view data, std::option
     Fd f;
     f.fd = ::open(given.c_str(), O_WRONLY | O_CLOEXEC);
     if (f.fd < 0) throw InputError(target, "cannot open for writing: " + errno_text(errno));
-    if (!write_all(f.fd, data)) throw InputError(target, "write failed: " + errno_text(errno));
+    if (!write_all_to_fd(f.fd, data)) throw InputError(target, "write failed: " + errno_text(errno));
     return;
   }
   // A symbolic link stays a link: the file it points to is the one replaced.
@@ -167,20 +223,25 @@ void write_file_atomic(const fs::path& given, std::string_view data, std::option
 
   fs::path dir = path.parent_path();
   if (dir.empty()) dir = ".";
-  std::string tmpl = (dir / ("." + path.filename().string() + ".banjia-XXXXXX")).string();
+  const std::string name = path.filename().string();
+  Fd d;
+  d.fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (d.fd < 0) throw InputError(target, "cannot open its directory: " + errno_text(errno));
+  std::string temp;
   Fd f;
-  f.fd = ::mkstemp(tmpl.data());
+  f.fd = create_temp_at(d.fd, name, temp);
   if (f.fd < 0) throw InputError(target, "cannot create temporary file: " + errno_text(errno));
   auto fail = [&](const std::string& what, int err) {
-    ::unlink(tmpl.c_str());
+    ::unlinkat(d.fd, temp.c_str(), 0);
     throw InputError(target, what + ": " + errno_text(err));
   };
-  if (!write_all(f.fd, data)) fail("write failed", errno);
+  if (!write_all_to_fd(f.fd, data)) fail("write failed", errno);
   if (::fchmod(f.fd, final_mode) != 0) fail("cannot set mode", errno);
   if (durable && ::fsync(f.fd) != 0) fail("fsync failed", errno);
-  if (::close(f.fd) != 0) { f.fd = -1; fail("close failed", errno); }
+  int fd = f.fd;
   f.fd = -1;
-  if (::rename(tmpl.c_str(), path.c_str()) != 0) fail("cannot replace file", errno);
+  if (::close(fd) != 0) fail("close failed", errno);
+  if (::renameat(d.fd, temp.c_str(), d.fd, name.c_str()) != 0) fail("cannot replace file", errno);
 }
 
 void sync_filesystem(const fs::path& path) {
@@ -192,8 +253,10 @@ void sync_filesystem(const fs::path& path) {
 
 void write_output(const std::string& path, std::string_view data) {
   if (path.empty() || path == "-") {
-    std::fwrite(data.data(), 1, data.size(), stdout);
-    std::fflush(stdout);
+    // A report that does not arrive is a failure (a full disk, /dev/full, a closed stdout).
+    errno = 0;
+    if (std::fwrite(data.data(), 1, data.size(), stdout) != data.size() || std::fflush(stdout) != 0)
+      throw InputError("stdout", "write failed" + (errno ? ": " + errno_text(errno) : std::string()));
     return;
   }
   write_file_atomic(path, data);

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/errors.h"
+#include "common/safe_paths.h"
 
 #ifndef BANJIA_VERSION
 #define BANJIA_VERSION "0.0.0"
@@ -187,12 +188,13 @@ std::string render_text(const Report& r, bool color) {
     const Finding& f = *p;
     if (f.file != current) {
       current = f.file;
-      out += paint("1", current.empty() ? std::string("(no file)") : current) + "\n";
+      // A file name may hold a newline or an escape sequence: printed inert, on its one line.
+      out += paint("1", current.empty() ? std::string("(no file)") : printable(current)) + "\n";
     }
     std::string_view sev_color = f.severity == Severity::error ? "31" : f.severity == Severity::warning ? "33" : "36";
     std::string loc = f.line > 0 ? fmt::format("{}:{}", f.line, f.column) : std::string("-");
     out += fmt::format("  {:>8}  {} {} [{}] {}\n", loc, paint(sev_color, to_string(f.severity)),
-                       paint("2", std::string(to_string(f.fix))), f.rule, f.message);
+                       paint("2", std::string(to_string(f.fix))), f.rule, printable(f.message));
     if (f.replacement) out += fmt::format("            -> {}\n", *f.replacement);
     if (!f.suggestion.empty()) out += fmt::format("            suggestion: {}\n", f.suggestion);
     if (!f.evidence.empty()) out += fmt::format("            evidence: {}\n", f.evidence);

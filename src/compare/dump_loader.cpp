@@ -11,6 +11,7 @@
 
 #include "common/errors.h"
 #include "common/file_io.h"
+#include "common/safe_paths.h"
 #include "compare/dump_model.h"
 #include "compare/msprobe_dump.h"
 #include "compare/relaxed_json.h"
@@ -129,7 +130,10 @@ void load_banjia(const fs::path& dir, Dump& dump) {
     }
     std::string file;
     text_field("file", file);
-    if (!file.empty()) {
+    if (!file.empty() && !data_name_stays_inside(file)) {
+      e.data_path = file;
+      e.data = DataKind::kOutsideDump;
+    } else if (!file.empty()) {
       e.data_path = (dir / file).string();
       e.data = fs::is_regular_file(e.data_path, ec) ? DataKind::kNpyFile : DataKind::kMissingFile;
     } else if (auto it = member_of.find(e.key); it != member_of.end()) {
@@ -225,11 +229,21 @@ Dump load_dump(const std::string& path_text) {
   return dump;
 }
 
+bool data_name_stays_inside(std::string_view name) {
+  fs::path p{std::string(name)};
+  if (p.is_absolute() || name.empty()) return false;
+  for (const auto& part : p)
+    if (part == "..") return false;
+  return true;
+}
+
 std::string load_tensor(const Dump& dump, const DumpEntry& entry, LoadedTensor& out) {
   std::string_view bytes;
   switch (entry.data) {
     case DataKind::kNone: return "statistics only (no tensor data)";
     case DataKind::kMissingFile: return fmt::format("data file {} not found", entry.data_path);
+    case DataKind::kOutsideDump:
+      return fmt::format("data file name {} leaves the dump's directory; not read", excerpt(entry.data_path, 200));
     case DataKind::kPtFile:
       return fmt::format("{}: torch .pt data files are not supported (no safe reader)", entry.data_path);
     case DataKind::kNpyFile:

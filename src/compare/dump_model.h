@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compare/tensor_store.h"
@@ -18,7 +19,12 @@ struct SummaryStats {
   bool any() const { return max || min || mean || norm; }
 };
 
-enum class DataKind { kNone, kNpyFile, kNpzMember, kPtFile, kMissingFile };
+// kOutsideDump: the dump names its data file by a path that leaves the dump's directory (absolute, or
+// with ".."): never opened, reported as an entry that cannot be compared.
+enum class DataKind { kNone, kNpyFile, kNpzMember, kPtFile, kMissingFile, kOutsideDump };
+
+// Whether a data file name a dump gives stays inside its directory: relative, without "..".
+bool data_name_stays_inside(std::string_view name);
 
 struct DumpEntry {
   std::string key;     // unique name: banjia key, msprobe flattened row name, npz member

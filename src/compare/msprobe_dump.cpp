@@ -50,7 +50,11 @@ struct Flattener {
       e.requires_grad = rg;
     }
     std::string_view data_name;
-    if (obj["data_name"].get(data_name) == simdjson::SUCCESS && !data_name.empty()) {
+    if (obj["data_name"].get(data_name) == simdjson::SUCCESS && !data_name.empty() &&
+        !data_name_stays_inside(data_name)) {
+      e.data_path = std::string(data_name);
+      e.data = DataKind::kOutsideDump;
+    } else if (obj["data_name"].get(data_name) == simdjson::SUCCESS && !data_name.empty()) {
       e.data_path = std::string(data_name);
       e.data = DataKind::kMissingFile;
       for (const auto& dir : data_dirs) {

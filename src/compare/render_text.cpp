@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "common/safe_paths.h"
 #include "compare/render.h"
 
 namespace banjia::compare {
@@ -30,8 +31,8 @@ std::string paint(const std::string& s, Status st, bool color) {
 
 std::string render_dump_text(const Dump& a, const Dump& b, const CompareResult& r, size_t worst_n, bool color) {
   std::string out;
-  out += fmt::format("A: {} ({}, {}, {} entries)\nB: {} ({}, {}, {} entries)  [reference]\n", a.path, a.format,
-                     a.task, a.entries.size(), b.path, b.format, b.task, b.entries.size());
+  out += fmt::format("A: {} ({}, {}, {} entries)\nB: {} ({}, {}, {} entries)  [reference]\n", printable(a.path), a.format,
+                     a.task, a.entries.size(), printable(b.path), b.format, b.task, b.entries.size());
   out += fmt::format("compared {}: {} pass, {} warn, {} fail, {} error, {} skipped; unmatched: {} in A, {} in B\n",
                      r.entries.size(), r.count(Status::kPass), r.count(Status::kWarn), r.count(Status::kFail),
                      r.count(Status::kError), r.count(Status::kSkipped), r.unmatched_a.size(), r.unmatched_b.size());

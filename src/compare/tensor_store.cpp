@@ -11,19 +11,22 @@
 #include <fmt/format.h>
 
 #include "common/errors.h"
+#include "common/file_io.h"
 #include "compare/libzip.h"
 #include "compare/zip_stored.h"
 
 namespace banjia::compare {
 
 MappedFile::MappedFile(const std::filesystem::path& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO without a writer is refused below instead of waited for.
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw InputError(path.string(), std::strerror(errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
     throw InputError(path.string(), "not a regular file");
   }
+  note_input_file(st);
   size_ = static_cast<size_t>(st.st_size);
   if (size_ > 0) {
     data_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -101,7 +104,8 @@ NpzArchive::NpzArchive(const std::filesystem::path& path, ZipLimits limits)
         m.problem = fmt::format("member claims {} compressed bytes but the archive holds {} (corrupt archive)",
                                 m.compressed, file_.bytes().size());
       } else if (m.size > limits.max_member_bytes) {
-        m.problem = fmt::format("member of {} bytes exceeds the {} byte limit", m.size, limits.max_member_bytes);
+        m.problem = fmt::format("member inflates to {}, more than {} (--max-input-size); not read",
+                                byte_size_text(m.size), byte_size_text(limits.max_member_bytes));
       } else if (total > limits.max_total_bytes) {
         m.problem = fmt::format("archive expands beyond {} bytes (zip bomb guard)", limits.max_total_bytes);
       } else if (m.size > (1u << 20) &&

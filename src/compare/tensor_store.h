@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/input_limits.h"
 #include "compare/npy_format.h"
 
 struct zip;
@@ -34,7 +35,7 @@ class MappedFile {
 };
 
 struct ZipLimits {
-  uint64_t max_member_bytes = 16ull << 30;  // one member, uncompressed
+  uint64_t max_member_bytes = max_inflated_bytes();  // one member, uncompressed (--max-input-size)
   uint64_t max_total_bytes = 256ull << 30;  // all members of one archive, uncompressed
   double max_ratio = 1000.0;                // uncompressed / compressed, checked for members > 1 MiB
 };

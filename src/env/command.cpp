@@ -81,6 +81,9 @@ int run_env_translate(const EnvTranslateOptions& a) {
   if (a.files.size() > 1 && !a.in_place && !a.check)
     throw InputError("", "several files need --in-place or --check (stdout takes one file)");
   if (a.in_place && !a.output.empty()) throw InputError("", "--in-place and --output exclude each other");
+  // Checked before any file is read, so that a refusal is the only line on stderr.
+  for (const auto& file : a.files) note_input_file(file);
+  if (!a.output.empty() && a.output != "-") refuse_if_input(a.output);
   bool changed = false;
   for (const auto& file : a.files) {
     std::string text = read_text(file);
@@ -109,7 +112,7 @@ int run_env_translate(const EnvTranslateOptions& a) {
     for (const auto& m : messages) fmt::print(stderr, "{}:{}:{}: {}\n", file, m.line, m.column, m.text);
     if (a.check) continue;
     if (a.in_place) {
-      if (result != text) write_file_atomic(file, result);
+      if (result != text) replace_file_atomic(file, result);
     } else {
       write_output(a.output, result);
     }

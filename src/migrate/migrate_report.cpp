@@ -8,6 +8,7 @@
 
 #include "common/json_writer.h"
 #include "common/report.h"
+#include "common/safe_paths.h"
 
 namespace banjia::migrate {
 
@@ -56,7 +57,7 @@ std::string summary_text(const MigratePlan& plan, const MigrateTotals& t, const 
   std::string out = fmt::format("banjia migrate: {} files examined, {} changed, {} edits; {} items left for manual work",
                                 t.files_examined, t.files_changed, t.edits, t.leftovers);
   if (t.errors) out += fmt::format(", {} files not rewritten (errors)", t.errors);
-  out += o.write ? (o.in_place ? " (in place)\n" : fmt::format(" -> {}\n", o.output.value_or("?"))) : " (nothing written)\n";
+  out += o.write ? (o.in_place ? " (in place)\n" : fmt::format(" -> {}\n", printable(o.output.value_or("?")))) : " (nothing written)\n";
   if (!t.edits_by_rule.empty()) {
     out += "  edits by rule:\n";
     for (const auto& [r, n] : t.edits_by_rule) out += fmt::format("    {:<28} {:>5}\n", r, n);
@@ -73,7 +74,8 @@ std::string summary_text(const MigratePlan& plan, const MigrateTotals& t, const 
     out += "  items:\n";
     for (const auto& pf : plan.files)
       for (const auto& f : pf.rewrite.leftovers)
-        out += fmt::format("    {}:{}:{}: {} [{}] {}\n", f.file, f.line, f.column, to_string(f.fix), f.rule, f.message);
+        out += fmt::format("    {}:{}:{}: {} [{}] {}\n", printable(f.file), f.line, f.column, to_string(f.fix), f.rule,
+                           printable(f.message));
   }
   return out;
 }

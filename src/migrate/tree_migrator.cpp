@@ -12,7 +12,10 @@
 #include "common/thread_pool.h"
 #include "common/version.h"
 #include "migrate/config_rewriter.h"
+#include "migrate/in_place_writer.h"
+#include "migrate/output_tree.h"
 #include "migrate/shell_rewriter.h"
+#include "migrate/source_tree.h"
 #include "rules/catalog.h"
 #include "rules/source_files.h"
 
@@ -25,6 +28,37 @@ bool is_within(const fs::path& inner, const fs::path& outer) {
   auto in = fs::weakly_canonical(inner), out = fs::weakly_canonical(outer);
   auto [a, b] = std::mismatch(out.begin(), out.end(), in.begin(), in.end());
   return a == out.end();
+}
+
+// Where `migrate FILE -o OUT` writes: into OUT when it is a directory (or has no extension, as a
+// directory to be made), else OUT itself.
+struct SingleFileDestination {
+  fs::path directory;
+  std::string name;
+};
+SingleFileDestination single_file_destination(const MigrateOptions& o) {
+  fs::path out(*o.output), src(o.source);
+  std::error_code ec;
+  struct stat st{};
+  const bool exists = ::lstat(out.c_str(), &st) == 0;
+  if (fs::is_directory(out, ec) || (!exists && out.extension().empty())) return {out, src.filename().string()};
+  return {out.parent_path().empty() ? fs::path(".") : out.parent_path(), out.filename().string()};
+}
+
+// `migrate FILE -o DEST`: DEST must not be FILE, and an existing DEST is replaced only with --force
+// (a link there is replaced, never written through).
+void check_single_file_destination(const MigrateOptions& o) {
+  SingleFileDestination d = single_file_destination(o);
+  fs::path dest = d.directory / d.name;
+  struct stat out_st{}, src_st{};
+  if (::stat(dest.c_str(), &out_st) == 0 && ::stat(o.source.c_str(), &src_st) == 0 && out_st.st_dev == src_st.st_dev &&
+      out_st.st_ino == src_st.st_ino)
+    throw InputError(dest.string(), "is the file being migrated; choose another output (or use --in-place)");
+  if (::lstat(dest.c_str(), &out_st) != 0) return;
+  if (S_ISDIR(out_st.st_mode)) throw InputError(dest.string(), "is a directory");
+  if (o.write && !o.force)
+    throw InputError(dest.string(), std::string(S_ISLNK(out_st.st_mode) ? "is a symbolic link" : "exists") +
+                                        "; use --force to replace it (a link is replaced, not written through)");
 }
 
 bool dir_non_empty(const fs::path& p) {
@@ -41,32 +75,59 @@ Rewriter rewriter_for(const fs::path& p) {
   return Rewriter::none;
 }
 
-// Every entry under `root` (not following directory symlinks), sorted; VCS metadata is skipped.
-void collect(const fs::path& root, const MigrateOptions& o, std::vector<PlannedFile>& out) {
-  std::error_code ec;
-  fs::recursive_directory_iterator it(root, fs::directory_options::none, ec), end;
-  if (ec) throw InputError(root.string(), "cannot read directory: " + ec.message());
-  for (; it != end; it.increment(ec)) {
-    if (ec) throw InputError(it->path().string(), "cannot read directory: " + ec.message());
-    const auto& e = *it;
-    std::string name = e.path().filename().string();
-    std::string rel = e.path().lexically_relative(root).generic_string();
-    bool excluded = false;
-    for (const auto& g : o.exclude_globs) excluded = excluded || glob_match(g, rel) || glob_match(g, name);
-    if (e.is_directory(ec) && !e.is_symlink(ec)) {
-      if (name == ".git" || name == ".hg" || name == ".svn" || name == "__pycache__" || excluded)
-        it.disable_recursion_pending();
+Finding input_error(const std::string& file, const std::string& problem) {
+  return Finding{file, 0, 0, 0, 0, "input-error", "input", Severity::error, FixKind::manual, problem, std::nullopt,
+                 "banjia : src/migrate/tree_migrator.cpp", {}, {}, std::nullopt};
+}
+
+PlannedFile skipped_file(const std::filesystem::path& path, const std::string& relative, const std::string& problem) {
+  PlannedFile pf;
+  pf.source_path = path;
+  pf.relative = relative;
+  pf.kind = PlannedFile::Kind::skipped;
+  pf.rewrite.display = relative;
+  pf.rewrite.leftovers.push_back(input_error(relative, problem));
+  return pf;
+}
+
+// Every entry under `root` (source_tree.h), as planned files; what could not be read is a skipped
+// file whose leftover names the problem, so that it counts as an error.
+void collect(const fs::path& root, const MigrateOptions& o, MigratePlan& plan, std::vector<fs::path>& stale_temps) {
+  SourceTree tree = walk_source_tree(root, o.exclude_globs);
+  stale_temps = std::move(tree.stale_temps);
+  for (const auto& p : tree.problems) plan.files.push_back(skipped_file(root / p.relative, p.relative, p.problem));
+  for (auto& e : tree.entries) {
+    if (e.type == SourceEntry::Type::other) {
+      // A FIFO, socket or device has no content to copy (reading a FIFO waits for a writer); in place
+      // it is left where it is, and only matters where it stands for a source file.
+      if (o.output) plan.files.push_back(skipped_file(e.path, e.relative, "a " + e.other_kind + ", not a regular file: not copied"));
+      else if (rewriter_for(e.path) != Rewriter::none)
+        plan.files.push_back(skipped_file(e.path, e.relative, "a " + e.other_kind + ", not a regular file: not examined"));
       continue;
     }
     PlannedFile pf;
-    pf.source_path = e.path();
-    pf.relative = rel;
-    if (e.is_symlink(ec)) pf.kind = PlannedFile::Kind::symlink;
-    else if (!e.is_regular_file(ec)) continue;  // sockets, fifos, devices: not part of a source tree
-    else if (!excluded && rewriter_for(e.path()) != Rewriter::none) pf.kind = PlannedFile::Kind::rewrite;
-    out.push_back(std::move(pf));
+    pf.source_path = std::move(e.path);
+    pf.relative = std::move(e.relative);
+    if (e.type == SourceEntry::Type::symlink) pf.kind = PlannedFile::Kind::symlink;
+    else if (!e.excluded && rewriter_for(pf.source_path) != Rewriter::none) pf.kind = PlannedFile::Kind::rewrite;
+    plan.files.push_back(std::move(pf));
   }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.relative < b.relative; });
+  std::stable_sort(plan.files.begin(), plan.files.end(), [](const auto& a, const auto& b) { return a.relative < b.relative; });
+}
+
+// The temporary files an interrupted in-place run on the single file `src` may have left beside it:
+// its own and its backup's.
+std::vector<fs::path> stale_temps_of(const fs::path& src, const MigrateOptions& o) {
+  std::vector<fs::path> out;
+  const std::string name = src.filename().string();
+  std::error_code ec;
+  fs::path dir = src.parent_path().empty() ? fs::path(".") : src.parent_path();
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string entry = it->path().filename().string();
+    if (is_banjia_temp_name_for(entry, name) || (o.backup && is_banjia_temp_name_for(entry, name + o.backup_suffix)))
+      out.push_back(it->path());
+  }
+  return out;
 }
 
 }  // namespace
@@ -111,8 +172,11 @@ MigratePlan plan_migration(const MigrateOptions& o) {
   if (o.output && o.in_place) throw InputError(o.source, "use either -o OUT or --in-place, not both");
   if (o.write && !o.output && !o.in_place)
     throw InputError(o.source, "say where to write: -o OUT (a new tree) or --in-place (with backups)");
+  if (o.in_place && o.backup)
+    if (auto problem = backup_suffix_problem(o.backup_suffix); !problem.empty()) throw InputError(o.backup_suffix, problem);
   if (o.output) {
     fs::path out(*o.output);
+    if (!fs::is_directory(src, ec)) check_single_file_destination(o);
     if (fs::is_directory(src) && is_within(out, src))
       throw InputError(*o.output, "output directory is inside the source tree; choose a directory outside it");
     if (is_within(src, out)) throw InputError(*o.output, "source tree is inside the output directory");
@@ -124,9 +188,17 @@ MigratePlan plan_migration(const MigrateOptions& o) {
 
   back_heap_with_huge_pages();  // as scan: the same per-file buffers (before the workers start)
   MigratePlan plan;
-  if (fs::is_directory(src, ec)) {
-    collect(src, o, plan.files);
+  const bool tree = fs::is_directory(src, ec);
+  if (o.in_place && o.write) {
+    fs::path parent = src.parent_path().empty() ? fs::path(".") : src.parent_path();
+    plan.lock = TreeLock::acquire(tree ? src : parent, "banjia migrate --in-place");
+  }
+  if (tree) {
+    std::vector<fs::path> stale_temps;
+    collect(src, o, plan, stale_temps);
+    if (o.in_place && o.write) plan.stale_temps_removed = remove_stale_temps(stale_temps);
   } else {
+    if (o.in_place && o.write) plan.stale_temps_removed = remove_stale_temps(stale_temps_of(src, o));
     PlannedFile pf;
     pf.source_path = src;
     pf.relative = src.filename().string();
@@ -144,12 +216,10 @@ MigratePlan plan_migration(const MigrateOptions& o) {
     PlannedFile& pf = plan.files[todo[k]];
     std::string bytes;
     try {
-      bytes = read_file(pf.source_path, rules::kMaxSourceFileBytes);
+      bytes = read_file(pf.source_path, rules::kMaxSourceFileBytes, pf.read_as);
     } catch (const InputError& e) {
       pf.rewrite.display = pf.relative;
-      pf.rewrite.leftovers.push_back(Finding{pf.relative, 0, 0, 0, 0, "input-error", "input", Severity::error,
-                                             FixKind::manual, e.problem(), std::nullopt,
-                                             "banjia : src/migrate/tree_migrator.cpp", {}, {}, std::nullopt});
+      pf.rewrite.leftovers.push_back(input_error(pf.relative, e.problem()));
       pf.kind = PlannedFile::Kind::copy;
       return;
     }
@@ -169,37 +239,30 @@ MigratePlan plan_migration(const MigrateOptions& o) {
 
 namespace {
 
-// Writes one planned file. In place: backup first (durable), then the rewrite (durable). To OUT: new
-// files, written without a per-file fsync; write_migration flushes the filesystem once at the end.
-void write_one(const PlannedFile& pf, const MigrateOptions& o, bool single_file) {
-  struct stat st{};
-  mode_t mode = ::lstat(pf.source_path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
+// Writes one planned file to OUT: new files, written without a per-file fsync; write_migration
+// flushes the filesystem once at the end. In place, see in_place_writer.h.
+void write_one(const PlannedFile& pf, const MigrateOptions& o, bool single_file, InPlaceWriter& in_place,
+               OutputTree* out) {
+  if (pf.kind == PlannedFile::Kind::skipped) return;
   if (o.in_place) {
     if (pf.kind != PlannedFile::Kind::rewrite || !pf.rewrite.changed()) return;
-    if (o.backup) {
-      fs::path backup = pf.source_path.string() + o.backup_suffix;
-      if (fs::exists(fs::symlink_status(backup)))
-        throw InputError(backup.string(), "backup already exists; move it away first (it may hold your original)");
-      write_file_atomic(backup, pf.rewrite.original, mode);
-    }
-    write_file_atomic(pf.source_path, pf.rewrite.rewritten, mode);
+    std::string problem = in_place.replace({pf.source_path, pf.read_as, pf.rewrite.original, pf.rewrite.rewritten});
+    if (!problem.empty()) throw InputError(pf.relative, problem);
     return;
   }
-  fs::path out(*o.output);
-  fs::path dest = single_file && out.extension() != "" ? out : out / pf.relative;
-  // `-o out.py` has no parent: create_directories("") would fail with EINVAL.
-  if (dest.has_parent_path()) fs::create_directories(dest.parent_path());
+  struct stat st{};
+  mode_t mode = ::lstat(pf.source_path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
+  const std::string dest = single_file ? single_file_destination(o).name : pf.relative;
   if (pf.kind == PlannedFile::Kind::symlink) {
     std::error_code ec;
     fs::path target = fs::read_symlink(pf.source_path, ec);
     if (ec) throw InputError(pf.relative, "cannot read symlink: " + ec.message());
-    fs::remove(dest, ec);
-    fs::create_symlink(target, dest, ec);
-    if (ec) throw InputError(dest.string(), "cannot create symlink: " + ec.message());
-    return;
+    out->write_symlink(dest, target);
+  } else if (pf.kind == PlannedFile::Kind::rewrite) {
+    out->write_file(dest, pf.rewrite.rewritten, mode);
+  } else {
+    out->copy_file(dest, pf.source_path, mode);
   }
-  std::string bytes = pf.kind == PlannedFile::Kind::rewrite ? pf.rewrite.rewritten : read_file(pf.source_path);
-  write_file_atomic(dest, bytes, mode, /*durable=*/false);
 }
 
 }  // namespace
@@ -208,22 +271,35 @@ std::vector<WriteError> write_migration(const MigratePlan& plan, const MigrateOp
   std::vector<WriteError> errors;
   if (!o.write) return errors;
   bool single_file = !fs::is_directory(fs::path(o.source));
+  std::unique_ptr<OutputTree> out;
+  if (o.output) {
+    // Created even for an empty tree: the run promised OUT.
+    try {
+      out = std::make_unique<OutputTree>(single_file ? single_file_destination(o).directory : fs::path(*o.output));
+    } catch (const InputError& e) {
+      return {{e.file(), e.problem()}};
+    }
+  }
   std::mutex errors_mutex;
+  InPlaceWriter in_place(o.backup ? std::optional<std::string>(o.backup_suffix) : std::nullopt);
   // Files are independent: write them in parallel (I/O overlaps), collect errors per file.
   parallel_for(plan.files.size(), worker_count(o.threads), [&](size_t i) {
     const PlannedFile& pf = plan.files[i];
     WriteError err;
     try {
-      write_one(pf, o, single_file);
+      write_one(pf, o, single_file, in_place, out.get());
       return;
     } catch (const InputError& e) {
-      err = {e.file().empty() ? pf.relative : e.file(), e.problem()};
+      // The file is named by its place in SRC; a problem elsewhere (a directory of OUT) says where.
+      const bool elsewhere = !e.file().empty() && e.file() != pf.relative;
+      err = {pf.relative, elsewhere ? e.file() + ": " + e.problem() : e.problem(), i};
     } catch (const fs::filesystem_error& e) {
-      err = {pf.relative, e.code().message()};
+      err = {pf.relative, e.code().message(), i};
     }
     std::lock_guard lock(errors_mutex);
     errors.push_back(std::move(err));
   });
+  for (auto& [dir, problem] : in_place.finish()) errors.push_back({dir, problem});
   std::sort(errors.begin(), errors.end(), [](const auto& a, const auto& b) { return a.file < b.file; });
   if (o.output && errors.empty()) {
     try {

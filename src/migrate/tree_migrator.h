@@ -3,10 +3,12 @@
 // --dry-run, --check and --diff share all of it.
 #pragma once
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "common/safe_paths.h"
 #include "migrate/change.h"
 #include "migrate/python_rewriter.h"
 
@@ -29,21 +31,28 @@ struct MigrateOptions {
 struct PlannedFile {
   std::filesystem::path source_path;   // file in SRC
   std::string relative;                // path relative to SRC (shown in reports)
-  enum class Kind { rewrite, copy, symlink } kind = Kind::copy;
+  // skipped: nothing is written for it; its input-error leftover says why.
+  enum class Kind { rewrite, copy, symlink, skipped } kind = Kind::copy;
   FileRewrite rewrite;                 // for Kind::rewrite
+  FileIdentity read_as;                // for Kind::rewrite: the version rewrite.original was read from
 };
 
 struct MigratePlan {
   std::vector<PlannedFile> files;
   size_t rewritable = 0;               // Python and shell files examined
+  std::shared_ptr<const TreeLock> lock;  // held from planning to the end of an in-place run
+  size_t stale_temps_removed = 0;      // temporary files of an interrupted run, removed under the lock
 };
 
 // Validates the options (throws InputError with one clear line) and computes every file's result.
+// For an in-place run that writes, first takes the tree's lock and removes what an interrupted run
+// left (docs/data-safety.md).
 MigratePlan plan_migration(const MigrateOptions& options);
 
 struct WriteError {
   std::string file;
   std::string problem;
+  std::optional<size_t> planned;  // the index in MigratePlan::files of the file not written, if one
 };
 
 // Writes the plan (to OUT, or in place with backups). Each file is written atomically; errors are

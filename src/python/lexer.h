@@ -143,6 +143,9 @@ class Lexer {
   uint32_t last_inline_ws_ = UINT32_MAX;  // index of the latest inline blank run token
   size_t dead_quote_line_[2] = {SIZE_MAX, SIZE_MAX};  // line start where a ' / " string was unterminated
   std::vector<uint32_t> indents_{0};
+  // The same indentation levels counting a tab as one column: CPython's compiler measures both ways
+  // and rejects a line where the two disagree (TabError), which tokenize.py does not check.
+  std::vector<uint32_t> alt_indents_{0};
   std::vector<uint32_t> open_brackets_;   // token index of each unclosed bracket
   std::vector<FFrame> fstack_;
 };

@@ -122,15 +122,18 @@ void Lexer::run() {
 }
 
 // Mirrors tokenize.py at a new statement: measure indentation (tab stops of 8, form feed resets),
-// pass blank and comment-only lines through as COMMENT/NL, then emit INDENT or DEDENTs.
+// pass blank and comment-only lines through as COMMENT/NL, then emit INDENT or DEDENTs. Like
+// CPython's compiler (Parser/tokenizer.c), indentation that depends on the width of a tab is an
+// error (TabError): `alt_column` measures it with tabs one column wide.
 bool Lexer::line_start() {
   size_t j = lex::skip_spaces(s_, i_);  // spaces first: one column each
   uint32_t column = static_cast<uint32_t>(j - i_);
+  uint32_t alt_column = column;
   for (; j < n_; ++j) {
     char c = s_[j];
-    if (c == ' ') ++column;
-    else if (c == '\t') column = (column / 8 + 1) * 8;
-    else if (c == '\f') column = 0;
+    if (c == ' ') ++column, ++alt_column;
+    else if (c == '\t') column = (column / 8 + 1) * 8, ++alt_column;
+    else if (c == '\f') column = alt_column = 0;
     else break;
   }
   if (j == n_) {  // trailing blank line without terminator: tokenize stops here
@@ -155,8 +158,11 @@ bool Lexer::line_start() {
     }
     return false;
   }
+  constexpr const char* kTabError = "inconsistent use of tabs and spaces in indentation";
   if (column > indents_.back()) {
+    if (alt_column <= alt_indents_.back()) error(line_, col(j), kTabError);
     indents_.push_back(column);
+    alt_indents_.push_back(alt_column);
     emit(TokenKind::Indent, i_, j, line_, 0);
   } else {
     if (j > i_) emit(TokenKind::Whitespace, i_, j, line_, 0);
@@ -164,13 +170,16 @@ bool Lexer::line_start() {
       uint32_t c0 = col(j);
       while (column < indents_.back()) {
         indents_.pop_back();
+        alt_indents_.pop_back();
         emit(TokenKind::Dedent, j, j, line_, c0);
       }
       if (column != indents_.back()) {
         error(line_, c0, "unindent does not match any outer indentation level");
         indents_.push_back(column);
+        alt_indents_.push_back(alt_column);
       }
     }
+    if (alt_column != alt_indents_.back()) error(line_, col(j), kTabError);
   }
   i_ = j;
   return true;

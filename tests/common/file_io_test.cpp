@@ -144,15 +144,14 @@ std::string problem_of(const std::function<void()>& read) {
 }
 }  // namespace
 
-// /dev/zero never ends: the text read stops at its first NUL, the plain read at the cap.
-TEST(FileIo, AnEndlessDeviceIsRefusedWithBoundedMemory) {
-  EXPECT_EQ(problem_of([] { banjia::read_text_file("/dev/zero", 1 << 20, "a script"); }),
-            "/dev/zero: binary file (contains NUL bytes), not a script");
-  EXPECT_EQ(problem_of([] { banjia::read_file("/dev/zero", 3 << 20); }), "/dev/zero: file larger than 3 MiB, not read");
+// /dev/zero never ends: a device is refused before any read, whatever the limit.
+TEST(FileIo, AnEndlessDeviceIsRefusedAtOnce) {
+  const std::string refused = "/dev/zero: a character device, not a regular file: not read";
+  EXPECT_EQ(problem_of([] { banjia::read_text_file("/dev/zero", 1 << 20, "a script"); }), refused);
+  EXPECT_EQ(problem_of([] { banjia::read_file("/dev/zero", 3 << 20); }), refused);
   std::string buffer;
-  EXPECT_EQ(problem_of([&] { banjia::read_file_into("/dev/zero", buffer, 100000); }),
-            "/dev/zero: file larger than 100000 bytes, not read");
-  EXPECT_LE(buffer.size(), 100000u);
+  EXPECT_EQ(problem_of([&] { banjia::read_file_into("/dev/zero", buffer, 100000); }), refused);
+  EXPECT_EQ(buffer.size(), 0u);
 }
 
 TEST(FileIo, TextReadLimitsAreExactAndFindANulAnywhere) {
@@ -170,21 +169,35 @@ TEST(FileIo, TextReadLimitsAreExactAndFindANulAnywhere) {
   fs::remove_all(d);
 }
 
-// A FIFO reports size 0 and is read until its writer stops: an endless writer meets the cap.
-TEST(FileIo, AnEndlessFifoMeetsTheCap) {
+// A FIFO nobody writes used to block the read forever: it is refused at once.
+TEST(FileIo, AFifoIsRefusedWithoutWaitingForAWriter) {
   auto fifo = temp_dir() / "in.fifo";
   fs::remove(fifo);
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  std::signal(SIGPIPE, SIG_IGN);  // the writer's write after the reader closes fails with EPIPE instead
-  std::thread writer([&] {
-    int wr = ::open(fifo.c_str(), O_WRONLY);
-    const std::string line(4096, 'y');
-    while (wr >= 0 && ::write(wr, line.data(), line.size()) > 0) {
-    }
-    if (wr >= 0) ::close(wr);
-  });
-  std::string problem = problem_of([&] { banjia::read_text_file(fifo, 1 << 20, "a script"); });
-  writer.join();  // the reader closed its end: the writer's next write fails (EPIPE)
-  EXPECT_EQ(problem, fifo.string() + ": file larger than 1 MiB, not read");
+  EXPECT_EQ(problem_of([&] { banjia::read_text_file(fifo, 1 << 20, "a script"); }),
+            fifo.string() + ": a FIFO, not a regular file: not read");
   fs::remove(fifo);
+}
+
+// Standard input is the exception ("-", or a name that opens it): an endless writer meets the cap.
+TEST(FileIo, StandardInputIsReadUpToTheCap) {
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  int saved_stdin = ::dup(STDIN_FILENO);
+  ASSERT_EQ(::dup2(pipe_fds[0], STDIN_FILENO), STDIN_FILENO);
+  ::close(pipe_fds[0]);
+  std::signal(SIGPIPE, SIG_IGN);  // the writer's write after the reader closes fails with EPIPE instead
+  std::thread writer([wr = pipe_fds[1]] {
+    const std::string line(4096, 'y');
+    while (::write(wr, line.data(), line.size()) > 0) {
+    }
+    ::close(wr);
+  });
+  std::string via_dash = problem_of([&] { banjia::read_text_file("-", 1 << 20, "a script"); });
+  std::string via_name = problem_of([&] { banjia::read_text_file("/dev/stdin", 1 << 20, "a script"); });
+  ::dup2(saved_stdin, STDIN_FILENO);  // the reader's end closes: the writer's next write fails
+  ::close(saved_stdin);
+  writer.join();
+  EXPECT_EQ(via_dash, "-: file larger than 1 MiB, not read");
+  EXPECT_EQ(via_name, "/dev/stdin: file larger than 1 MiB, not read");
 }

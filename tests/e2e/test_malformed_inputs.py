@@ -5,12 +5,13 @@ at run time: deep nesting, symlink loops, '..' paths, huge files), the exact exi
 for the single stderr line (naming the file) or for the per-item status in the report on stdout.
 Whatever the input, banjia must never crash (signal / exit >= 128 / sanitizer report) or hang.
 """
+import gzip
 import os
 import pathlib
 import re
+import shutil
 import struct
 import subprocess
-import threading
 import tomllib
 import zipfile
 
@@ -76,6 +77,32 @@ def gen_dotdot_out_inside_source(d):  # OUT spelled with '..' still lies inside 
     (src / "sub").mkdir(parents=True)
     (src / "train.py").write_text("import torch\nx = torch.randn(2).cuda()\n")
     return src
+
+
+def gen_gzip_bomb_trace(d):  # 3 MiB of JSON in ~3 KiB of gzip
+    p = d / "bomb.json.gz"
+    with gzip.open(p, "wb", compresslevel=9) as f:
+        f.write(b'{"traceEvents": [' + b" " * (3 << 20) + b"]}")
+    return p
+
+
+def gen_trace_copy(d):  # a trace the case may try to overwrite (never the repository's own)
+    p = d / "t.json.gz"
+    shutil.copy(HERE.parent / "fixtures" / "gpu-h200" / "traces" / "antipattern_conv_in_loop_slow.json.gz", p)
+    return p
+
+
+def gen_huge_field_csv(d):
+    p = d / "run.csv"
+    p.write_text("iteration,ms\n1," + "x" * 5_000_000 + "\n")
+    return p
+
+
+def gen_file_beside_another(d):  # a file to migrate and an unrelated one where the output is aimed
+    (d / "other.py").write_text("unrelated\n")
+    p = d / "f.py"
+    p.write_text("import torch\nx = torch.randn(2).cuda()\n")
+    return p
 
 
 def gen_dotdot_missing(d):
@@ -153,20 +180,9 @@ def gen_dev_zero(d):  # endless NUL bytes
     return pathlib.Path("/dev/zero")
 
 
-def gen_endless_text_fifo(d):  # a FIFO fed 'export A=1' lines until its reader goes away
-    p = d / "endless.sh"
+def gen_fifo_without_writer(d):  # opening it to read waits for a writer that never comes
+    p = d / "nobody_writes.sh"
     os.mkfifo(p)
-
-    def feed():
-        line = b"export A=1\n" * 4096
-        try:
-            with open(p, "wb") as f:
-                while True:
-                    f.write(line)
-        except (BrokenPipeError, OSError):
-            pass
-
-    threading.Thread(target=feed, daemon=True).start()
     return p
 
 

@@ -205,9 +205,12 @@ def test_syntax_error_file_is_copied_unchanged(run, tmp_path):
     (src / "bad.py").write_text("x = y.cuda(\n")
     out = tmp_path / "o"
     r = run("migrate", str(src), "-o", str(out))
-    assert r.returncode == 0
+    # Copied, but not migrated: the CUDA code in it is still there, so the run does not pass.
+    assert r.returncode == 2
     assert (out / "bad.py").read_text() == "x = y.cuda(\n"
     assert "bad.py" in r.stdout
+    assert r.stderr.splitlines() == [
+        "banjia: bad.py: syntax error at line 1, column 11: '(' was never closed; copied unchanged"]
 
 
 def test_shell_script_env_names_translated(run, tmp_path):

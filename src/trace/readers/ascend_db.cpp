@@ -4,9 +4,11 @@
 #include <sqlite3.h>
 
 #include <memory>
+#include <sys/stat.h>
 #include <unordered_map>
 
 #include "common/errors.h"
+#include "common/file_io.h"
 #include "trace/readers/decimal_time.h"
 
 namespace banjia::trace {
@@ -94,6 +96,9 @@ constexpr int64_t kPython = 1, kCann = 2, kHardware = 3, kHccl = 4, kOverlap = 5
 TraceData read_ascend_db(const std::filesystem::path& path) {
   const std::string file = path.string();
   {
+    struct stat st{};
+    if (::stat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) throw InputError(file, "not a regular file");
+    note_input_file(st);
     FILE* f = std::fopen(file.c_str(), "rb");
     char magic[16] = {};
     size_t got = f ? std::fread(magic, 1, 16, f) : 0;

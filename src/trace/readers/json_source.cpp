@@ -11,6 +11,8 @@
 #include <zlib.h>
 
 #include "common/errors.h"
+#include "common/file_io.h"
+#include "common/input_limits.h"
 
 namespace banjia::trace {
 
@@ -90,12 +92,12 @@ JsonBuffer JsonBuffer::inflate(const std::filesystem::path& path, uint64_t compr
   // The gzip trailer holds the uncompressed size mod 2^32: a good first guess for the buffer, but
   // only as far as the file can back it (deflate expands at most ~1032:1); a corrupt trailer must
   // not allocate gigabytes for a tiny file. The buffer still grows if the data really is larger.
-  uint64_t guess = compressed * 8;
+  uint64_t guess = std::min<uint64_t>(compressed * 8, max_inflated_bytes());
   if (FILE* f = std::fopen(path.c_str(), "rb")) {
     unsigned char t[4];
     if (std::fseek(f, -4, SEEK_END) == 0 && std::fread(t, 1, 4, f) == 4)
-      guess = std::max<uint64_t>(guess, std::min<uint64_t>(t[0] | (t[1] << 8) | (t[2] << 16) | (uint64_t(t[3]) << 24),
-                                                           compressed * 1032));
+      guess = std::max<uint64_t>(guess, std::min({uint64_t(t[0] | (t[1] << 8) | (t[2] << 16) | (uint64_t(t[3]) << 24)),
+                                                  compressed * 1032, max_inflated_bytes()}));
     std::fclose(f);
   }
   gzFile gz = gzopen(path.c_str(), "rb");
@@ -125,6 +127,10 @@ JsonBuffer JsonBuffer::inflate(const std::filesystem::path& path, uint64_t compr
       b.capacity_ = grown;
     }
     size_t room = b.capacity_ - len - kPadding;
+    // One byte past the cap tells a document of exactly the cap from a larger one.
+    const uint64_t cap = max_inflated_bytes();
+    if (len > cap) fail(fmt::format("inflates to more than {} (--max-input-size); not read", byte_size_text(cap)));
+    room = static_cast<size_t>(std::min<uint64_t>(room, cap + 1 - len));
     int n = gzread(gz, b.data_ + len, static_cast<unsigned>(std::min<size_t>(room, 1u << 30)));
     if (n < 0) {
       int err = 0;
@@ -147,6 +153,7 @@ JsonBuffer load_json_buffer(const std::filesystem::path& path) {
   if (std::filesystem::is_directory(path, ec)) throw InputError(path.string(), "is a directory, not a trace file");
   uint64_t size = std::filesystem::file_size(path, ec);
   if (ec) throw InputError(path.string(), "cannot read file (" + ec.message() + ")");
+  note_input_file(path);
   unsigned char magic[2] = {0, 0};
   FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) throw InputError(path.string(), "cannot open file");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/report.h"
+#include "common/safe_paths.h"
 
 namespace banjia::trace {
 
@@ -36,7 +37,7 @@ void write_comparison_json(JsonWriter& w, const Comparison& c) {
 
 std::string comparison_text(const Comparison& c, size_t top) {
   std::string o = fmt::format("baseline: {} ({} step{})\ntarget:   {} ({} step{})\nevery value is a mean per step\n\n",
-                              c.baseline, c.baseline_steps, c.baseline_steps == 1 ? "" : "s", c.target,
+                              printable(c.baseline), c.baseline_steps, c.baseline_steps == 1 ? "" : "s", printable(c.target),
                               c.target_steps, c.target_steps == 1 ? "" : "s");
   o += fmt::format("  {:<20} {:>12} {:>12} {:>8}\n", "step (ms/step)", "baseline", "target", "ratio");
   for (auto& r : c.metrics)

@@ -4,6 +4,7 @@
 
 #include "common/html.h"
 #include "common/report.h"
+#include "common/safe_paths.h"
 
 namespace banjia::trace {
 
@@ -46,7 +47,7 @@ std::string ops_headline(const OpsCoverage& c) {
 }
 
 std::string ops_text(const OpsCoverage& c, const ops::OpsDataSet& data, size_t top) {
-  std::string out = fmt::format("{}\n  torch_npu {} (torch line {}); {} {:.3f} ms{}\n  {}\n", c.file, data.version,
+  std::string out = fmt::format("{}\n  torch_npu {} (torch line {}); {} {:.3f} ms{}\n  {}\n", printable(c.file), data.version,
                                 data.torch_line, c.time_basis == "steps" ? fmt::format("{} steps,", c.steps) : "trace span,",
                                 static_cast<double>(c.step_ns) / 1e6,
                                 c.input_types ? "" : "; no \"Input type\" lists: dtypes not checked", ops_headline(c));

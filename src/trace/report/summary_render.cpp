@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/report.h"
+#include "common/safe_paths.h"
 
 namespace banjia::trace {
 
@@ -116,7 +117,7 @@ void write_summary_json(JsonWriter& w, const Summary& s) {
 }
 
 std::string summary_text(const Summary& s) {
-  std::string o = fmt::format("{} ({}, {} events)\n", s.file, format_name(s.format), s.events);
+  std::string o = fmt::format("{} ({}, {} events)\n", printable(s.file), format_name(s.format), s.events);
   o += fmt::format("  {:<22} {:>11} {:>15} {:>15} {:>15} {:>15} {:>7} {:>6} {:>9} {:>9}\n", "step", "wall ms",
                    "compute", "comm", "memcpy/set", "idle", "kernels", "syncs", "H2D", "D2H");
   auto row = [&](const StepStats& st) {
@@ -228,7 +229,7 @@ std::string cluster_text(const ClusterView& c) {
     auto& r = c.ranks[i];
     o += fmt::format("  {:>4} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f}  {}\n",
                      r.rank ? *r.rank : static_cast<int64_t>(i), r.step_us / 1000,
-                     r.compute_us / 1000, r.comm_us / 1000, r.memory_us / 1000, r.idle_us / 1000, r.file);
+                     r.compute_us / 1000, r.comm_us / 1000, r.memory_us / 1000, r.idle_us / 1000, printable(r.file));
   }
   for (auto& m : c.metrics)
     o += fmt::format("  {}: (max-min)/mean = {:.1f}%{}\n", m.metric, 100 * m.gap_ratio,
