@@ -102,6 +102,9 @@ section corpus_runs "migrated modern code bases on the simulated NPU (tiny runs 
   "$CORPUS_PY" bench/corpus_runs.py --banjia "$B" --json "$OUT_DIR/bench/results/corpus_runs.json"
 section scan "scan and migrate vs ast.parse (stand-in; the torch package of .venv)" \
   "$PYTHON" bench/scan_bench.py --banjia "$B" --runs "$PEER_RUNS" --tree "$TORCH_DIR"
+section scan_scaling "scan and migrate of one file of 100k to 1M CUDA uses (growth with findings)" \
+  "$PYTHON" bench/scan_scaling.py --banjia "$B" --runs "$([ "$QUICK" = 1 ] && echo 1 || echo 3)" \
+  --lines "$([ "$QUICK" = 1 ] && echo 100000,200000 || echo 100000,200000,400000,1000000)"
 section startup "start-up: small commands vs starting Python (stand-in)" \
   "$PYTHON" bench/startup_bench.py --banjia "$B" --runs "$([ "$QUICK" = 1 ] && echo 5 || echo 41)"
 section tokenizer "Python front-end vs CPython tokenize / ast.parse (reference implementation)" \

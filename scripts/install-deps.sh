@@ -32,6 +32,8 @@ PACKAGES=(
   libsimdjson-dev libcli11-dev libfmt-dev libtomlplusplus-dev libyaml-dev
   libsqlite3-dev zlib1g-dev libzip-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # the work-counting tests (tests/e2e/test_cost_is_linear.py count instructions with callgrind)
+  valgrind
   # fuzzing (libFuzzer) and sanitizer runtimes
   "clang-$CLANG" "libclang-rt-$CLANG-dev"
   # a Python 3 for CMake's version test; the test suites' Python is .venv (scripts/setup-venv.sh)
