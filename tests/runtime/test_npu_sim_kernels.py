@@ -35,3 +35,18 @@ def test_kernels_match_their_documented_contracts() -> None:
     assert result.returncode == 0, result.stderr
     assert checks(result.stdout) == KERNEL_CHECKS
     assert summary(result.stderr)[0] > 1000
+
+
+OPTIMIZER_CHECKS = [
+    "NpuFusedAdam defaults", "NpuFusedAdam weight_decay amsgrad groups", "NpuFusedAdamW defaults",
+    "NpuFusedAdamW weight_decay amsgrad", "NpuFusedSGD momentum dampening weight_decay", "NpuFusedSGD nesterov groups",
+    "NpuFusedSGD plain", "NpuFusedSGD float16", "NpuFusedLamb defaults", "NpuFusedLamb weight_decay",
+    "NpuFusedLamb global grad norm", "NpuFusedLamb adam", "combined parameters", "closures", "clip_grad_norm_fused_",
+    "unprovided optimizer",
+]
+
+
+def test_fused_optimizers_update_as_torch_optim_and_the_lamb_formula() -> None:
+    result = simulate(SCRIPTS / "fused_optim.py")
+    assert result.returncode == 0, result.stderr
+    assert checks(result.stdout) == OPTIMIZER_CHECKS
