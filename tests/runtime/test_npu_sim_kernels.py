@@ -21,7 +21,7 @@ KERNEL_CHECKS = [
     "sparse_mode 4 band from the bottom-right", "literal sparse masks",
     "TND full", "TND GQA sparse_mode 2", "TND sparse_mode 3", "TND sparse_mode 4",
     "TND sparse_mode 0 SS mask with band",
-    "dropout", "attention refusals",
+    "dropout", "attention refusals", "outside autocast",
     "rms_norm last dimension", "rms_norm two dimensions", "rms_norm float16 with float32 gamma",
     "rotary_mul half BNSD", "rotary_mul interleave BSND", "rotary_mul half 3-d",
     "rotary_mul rotate matrix and refusals",

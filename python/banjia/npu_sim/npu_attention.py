@@ -24,7 +24,7 @@ from typing import Sequence
 
 import torch
 
-from banjia.npu_sim.npu_kernels import compute_dtype, require_dtype, require_npu
+from banjia.npu_sim.npu_kernels import compute_dtype, outside_autocast, require_dtype, require_npu
 
 __all__ = ["npu_fusion_attention"]
 
@@ -239,6 +239,8 @@ def _varlen(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, heads: 
             atten_mask: torch.Tensor | None, sparse_mode: int, pre: int, nxt: int, scale: float, keep_prob: float,
             actual_seq_qlen: Sequence[int] | None, actual_seq_kvlen: Sequence[int] | None) -> Result:
     """TND: each sequence attends to its own keys; the masks and alignments are per sequence."""
+    if key.size(0) != value.size(0):
+        raise _fail(f"key and value have different numbers of tokens, {key.size(0)} and {value.size(0)}")
     q_ends, kv_ends = _sequence_ends(actual_seq_qlen, actual_seq_kvlen, query.size(0), key.size(0))
     spans = list(zip([0, *q_ends], q_ends, [0, *kv_ends], kv_ends))
     max_q = max(qe - qs for qs, qe, _, _ in spans)
@@ -275,6 +277,7 @@ def _varlen(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, heads: 
             _softmax_stat(torch.cat(sums).unsqueeze(-1)), query.new_empty(0), 0, 0, numels)
 
 
+@outside_autocast
 def npu_fusion_attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, head_num: int,
                          input_layout: str, pse: torch.Tensor | None = None,
                          padding_mask: torch.Tensor | None = None, atten_mask: torch.Tensor | None = None,

@@ -10,12 +10,30 @@ torch_npu does something the simulator does not, NotImplementedError. Nothing is
 """
 from __future__ import annotations
 
+import functools
+from typing import Callable, ParamSpec, TypeVar
+
 import torch
 
 __all__ = ["npu_rms_norm", "npu_rotary_mul", "npu_swiglu"]
 
 # The dtypes every one of these kernels documents; float64 is not among them on the NPU.
 _DTYPES = (torch.float16, torch.bfloat16, torch.float32)
+
+
+Params = ParamSpec("Params")
+Result = TypeVar("Result")
+
+
+def outside_autocast(kernel: Callable[Params, Result]) -> Callable[Params, Result]:
+    """torch_npu registers no autocast policy for these kernels (Ascend/pytorch AutoCastOps.cpp):
+    inside torch.autocast they compute in the dtypes they are given. Their compositions here must
+    not have each matmul cast to the autocast dtype."""
+    @functools.wraps(kernel)
+    def run(*args: Params.args, **kwargs: Params.kwargs) -> Result:
+        with torch.autocast("npu", enabled=False):
+            return kernel(*args, **kwargs)
+    return run
 
 
 def require_npu(api: str, **tensors: torch.Tensor | None) -> None:
@@ -37,6 +55,7 @@ def compute_dtype(dtype: torch.dtype) -> torch.dtype:
     return torch.promote_types(dtype, torch.float32)
 
 
+@outside_autocast
 def npu_rms_norm(input: torch.Tensor, gamma: torch.Tensor,
                  epsilon: float = 1e-6) -> tuple[torch.Tensor, torch.Tensor]:
     """y = x / sqrt(mean(x^2) + eps) * gamma over the trailing gamma.dim() dimensions of x.
@@ -77,6 +96,7 @@ def _rotate_interleave(x: torch.Tensor) -> torch.Tensor:
     return torch.stack((-odd, even), dim=-1).flatten(-2)
 
 
+@outside_autocast
 def npu_rotary_mul(input: torch.Tensor, r1: torch.Tensor, r2: torch.Tensor, rotary_mode: str = "half",
                    rotate: torch.Tensor | None = None) -> torch.Tensor:
     """output = x * r1 + rotate(x) * r2 (r1 = cos, r2 = sin, broadcast to x).
@@ -115,6 +135,7 @@ def npu_rotary_mul(input: torch.Tensor, r1: torch.Tensor, r2: torch.Tensor, rota
     return (x * r1.to(dtype) + rotated * r2.to(dtype)).to(input.dtype)
 
 
+@outside_autocast
 def npu_swiglu(input: torch.Tensor, dim: int = -1) -> torch.Tensor:
     """swiglu(x) = swish(A) * B = A * sigmoid(A) * B, A the first and B the second half along dim.
 

@@ -276,6 +276,17 @@ expect_error(RuntimeError, ["torch.float64"], lambda: fa(q.double(), q.double(),
 assert fa(q, q, q, 2, "bnsd")[0].shape == (1, 2, 3, 4)  # the layout in any case, as torch_npu
 print("ok attention refusals")
 
+# torch_npu's fused kernels have no autocast policy: inside autocast they compute in their inputs' dtype.
+x, gamma = torch.randn(4, 8, device=NPU), torch.randn(8, device=NPU)
+plain = [fa(q, q, q, 2, "BNSD")[0], torch_npu.npu_rms_norm(x, gamma)[0], torch_npu.npu_swiglu(x),
+         torch_npu.npu_rotary_mul(q, q[:, :1], q[:, :1])]
+with torch.autocast("npu", dtype=torch.float16):
+    autocast = [fa(q, q, q, 2, "BNSD")[0], torch_npu.npu_rms_norm(x, gamma)[0], torch_npu.npu_swiglu(x),
+                torch_npu.npu_rotary_mul(q, q[:, :1], q[:, :1])]
+for outside, inside in zip(plain, autocast):
+    assert inside.dtype == torch.float32 and torch.equal(outside.cpu(), inside.cpu())
+print("ok outside autocast")
+
 # ---------------------------------------------------------------------------------------------
 # npu_rms_norm: y = x / sqrt(mean(x^2) + eps) * gamma over gamma's dimensions; rstd float32 with
 # those dimensions kept as 1.
