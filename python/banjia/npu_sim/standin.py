@@ -13,7 +13,7 @@ import sys
 import types
 from typing import Any, Sequence
 
-from banjia.npu_sim import backend, npu_amp, npu_module, npu_profiler
+from banjia.npu_sim import backend, npu_amp, npu_attention, npu_kernels, npu_module, npu_optim, npu_profiler
 
 VERSION = "0.0.0+banjia.npu_sim"
 
@@ -26,8 +26,9 @@ def _module(name: str, doc: str | None, **attrs: Any) -> types.ModuleType:
 
 
 def _missing(name: str) -> Any:
-    raise AttributeError(f"module 'torch_npu' has no attribute {name!r} "
-                         "(banjia npu_sim simulates torch_npu's device, amp, hccl and profiler APIs only)")
+    raise AttributeError(f"module 'torch_npu' has no attribute {name!r} (not provided by the simulator: "
+                         "banjia npu_sim simulates torch_npu's device, amp, hccl and profiler APIs, torch_npu.optim's "
+                         "fused optimizers and the kernels listed in docs/npu-sim.md)")
 
 
 def _populate(torch_npu: types.ModuleType) -> None:
@@ -39,6 +40,10 @@ def _populate(torch_npu: types.ModuleType) -> None:
     torch_npu.npu = npu_module  # type: ignore[attr-defined]
     torch_npu.contrib = contrib  # type: ignore[attr-defined]
     torch_npu.profiler = npu_profiler  # type: ignore[attr-defined]
+    torch_npu.optim = npu_optim  # type: ignore[attr-defined]
+    for kernel in (npu_attention.npu_fusion_attention, npu_kernels.npu_rms_norm, npu_kernels.npu_rotary_mul,
+                   npu_kernels.npu_swiglu):
+        setattr(torch_npu, kernel.__name__, kernel)
     torch_npu.__getattr__ = _missing  # type: ignore[method-assign]
     sys.modules.update({
         "torch_npu.npu": npu_module,
@@ -46,6 +51,7 @@ def _populate(torch_npu: types.ModuleType) -> None:
         "torch_npu.contrib": contrib,
         "torch_npu.contrib.transfer_to_npu": transfer,
         "torch_npu.profiler": npu_profiler,
+        "torch_npu.optim": npu_optim,
     })
 
 
