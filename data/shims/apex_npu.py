@@ -167,14 +167,12 @@ class FusedSGD(Optimizer):
     def __init__(self, params: Iterable[Any], lr: Any = required, momentum: float = 0, dampening: float = 0,
                  weight_decay: float = 0, nesterov: bool = False, wd_after_momentum: bool = False,
                  materialize_master_grads: bool = True, set_grad_none: bool = False) -> None:
-        if lr is not required and lr < 0.0:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if momentum < 0.0:
-            raise ValueError("Invalid momentum value: {}".format(momentum))
-        if weight_decay < 0.0:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+        for what, value in (("lr", 0.0 if lr is required else lr), ("momentum", momentum),
+                            ("weight_decay", weight_decay)):
+            if value < 0.0:
+                raise ValueError(f"apex_npu: FusedSGD {what} must not be negative, got {value}")
         if nesterov and (momentum <= 0 or dampening != 0):
-            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+            raise ValueError("apex_npu: FusedSGD nesterov needs momentum > 0 and dampening 0")
         defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay, nesterov=nesterov)
         super().__init__(params, defaults)
         self.wd_after_momentum = wd_after_momentum
@@ -356,68 +354,47 @@ def _shape(normalized_shape: Union[int, Sequence[int]]) -> torch.Size:
     return torch.Size(normalized_shape)
 
 
-class FusedLayerNorm(torch.nn.Module):
-    """apex.normalization.FusedLayerNorm: LayerNorm over normalized_shape; weight 1 and bias 0 when affine."""
+class _FusedNorm(torch.nn.Module):
+    """apex's norm modules: parameters of normalized_shape, weight 1 (and bias 0) when elementwise_affine."""
+
+    has_bias = True
 
     def __init__(self, normalized_shape: Union[int, Sequence[int]], eps: float = 1e-5,
                  elementwise_affine: bool = True, memory_efficient: bool = False) -> None:
         super().__init__()
         self.normalized_shape = _shape(normalized_shape)
-        self.eps = eps
-        self.elementwise_affine = elementwise_affine
-        self.memory_efficient = memory_efficient
-        if self.elementwise_affine:
-            self.weight = Parameter(torch.empty(*self.normalized_shape))
-            self.bias = Parameter(torch.empty(*self.normalized_shape))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        self.eps, self.elementwise_affine, self.memory_efficient = eps, elementwise_affine, memory_efficient
+        shape, affine = self.normalized_shape, elementwise_affine
+        self.weight = Parameter(torch.ones(shape)) if affine else None
+        self.bias = Parameter(torch.zeros(shape)) if affine and self.has_bias else None
 
     def reset_parameters(self) -> None:
-        if self.elementwise_affine:
+        if self.weight is not None:
             init.ones_(self.weight)
+        if self.bias is not None:
             init.zeros_(self.bias)
 
+    def extra_repr(self) -> str:
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+
+
+class FusedLayerNorm(_FusedNorm):
+    """apex.normalization.FusedLayerNorm: LayerNorm over the trailing normalized_shape dimensions."""
+
     def forward(self, input: Tensor) -> Tensor:
-        if self.elementwise_affine:
-            return fused_layer_norm_affine(input, self.weight, self.bias, self.normalized_shape, self.eps)
-        x = _autocast(input)[0]
+        x, w, b = _autocast(input, self.weight, self.bias)
         assert x is not None
         with torch.autocast(x.device.type, enabled=False):
-            return _layer_norm(x, self.normalized_shape, None, None, self.eps)
-
-    def extra_repr(self) -> str:
-        return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(**self.__dict__)
+            return _layer_norm(x, self.normalized_shape, w, b, self.eps)
 
 
-class FusedRMSNorm(torch.nn.Module):
+class FusedRMSNorm(_FusedNorm):
     """apex.normalization.FusedRMSNorm: x / sqrt(mean(x^2) + eps) * weight over normalized_shape."""
 
-    def __init__(self, normalized_shape: Union[int, Sequence[int]], eps: float = 1e-5,
-                 elementwise_affine: bool = True, memory_efficient: bool = False) -> None:
-        super().__init__()
-        self.normalized_shape = _shape(normalized_shape)
-        self.eps = eps
-        self.elementwise_affine = elementwise_affine
-        self.memory_efficient = memory_efficient
-        if self.elementwise_affine:
-            self.weight = Parameter(torch.empty(*self.normalized_shape))
-        else:
-            self.register_parameter("weight", None)
-        self.reset_parameters()
-
-    def reset_parameters(self) -> None:
-        if self.elementwise_affine:
-            init.ones_(self.weight)
+    has_bias = False
 
     def forward(self, input: Tensor) -> Tensor:
-        if self.elementwise_affine:
-            return fused_rms_norm_affine(input, self.weight, self.normalized_shape, self.eps)
-        x = _autocast(input)[0]
+        x, w = _autocast(input, self.weight)
         assert x is not None
         with torch.autocast(x.device.type, enabled=False):
-            return _rms_norm(x, self.normalized_shape, None, self.eps)
-
-    def extra_repr(self) -> str:
-        return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(**self.__dict__)
+            return _rms_norm(x, self.normalized_shape, w, self.eps)

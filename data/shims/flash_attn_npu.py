@@ -244,14 +244,13 @@ def index_first_axis(input: Tensor, indices: Tensor) -> Tensor:
 def unpad_input(hidden_states: Tensor, attention_mask: Tensor,
                 unused_mask: Optional[Tensor] = None) -> Tuple[Tensor, Tensor, Tensor, int, Tensor]:
     """(batch, seqlen, ...) -> (total_nnz, ...), indices, cu_seqlens (int32), max_seqlen_in_batch, seqused."""
-    all_masks = attention_mask + unused_mask if unused_mask is not None else attention_mask
-    seqlens_in_batch = all_masks.sum(dim=-1, dtype=torch.int32)
-    used_seqlens_in_batch = attention_mask.sum(dim=-1, dtype=torch.int32)
-    indices = torch.nonzero(all_masks.flatten(), as_tuple=False).flatten()
-    max_seqlen_in_batch = int(seqlens_in_batch.max().item())
-    cu_seqlens = F.pad(torch.cumsum(seqlens_in_batch, dim=0, dtype=torch.int32), (1, 0))
-    flat = hidden_states.reshape(-1, *hidden_states.shape[2:])
-    return index_first_axis(flat, indices), indices, cu_seqlens, max_seqlen_in_batch, used_seqlens_in_batch
+    keep = attention_mask if unused_mask is None else attention_mask + unused_mask  # unused slots stay packed
+    lengths = keep.sum(dim=-1, dtype=torch.int32)
+    cu_seqlens = torch.zeros(lengths.numel() + 1, dtype=torch.int32, device=lengths.device)
+    cu_seqlens[1:] = lengths.cumsum(0)
+    indices = keep.flatten().nonzero().flatten()
+    rows = index_first_axis(hidden_states.flatten(0, 1), indices)
+    return rows, indices, cu_seqlens, int(lengths.max()), attention_mask.sum(dim=-1, dtype=torch.int32)
 
 
 def pad_input(hidden_states: Tensor, indices: Tensor, batch: int, seqlen: int) -> Tensor:
@@ -321,7 +320,8 @@ def apply_rotary_emb(x: Tensor, cos: Tensor, sin: Tensor, interleaved: bool = Fa
 
 
 class RotaryEmbedding(torch.nn.Module):
-    """flash_attn.layers.rotary.RotaryEmbedding: RoPE (XPos when scale_base is set), applied in place."""
+    """flash_attn.layers.rotary.RotaryEmbedding: rotates q and k in place; XPos (Sun et al. 2022) when
+    scale_base is set. Keeps the cos/sin tables of the longest length asked for so far, as flash-attn."""
 
     inv_freq: Tensor
     scale: Optional[Tensor]
@@ -329,58 +329,45 @@ class RotaryEmbedding(torch.nn.Module):
     def __init__(self, dim: int, base: float = 10000.0, interleaved: bool = False,
                  scale_base: Optional[float] = None, device: Optional[torch.device] = None) -> None:
         super().__init__()
-        self.dim = dim
-        self.base = float(base)
-        self.register_buffer("inv_freq", self._compute_inv_freq(device), persistent=False)
-        self.interleaved = interleaved
-        self.scale_base = scale_base
-        scale = ((torch.arange(0, dim, 2, device=device, dtype=torch.float32) + 0.4 * dim) / (1.4 * dim)
-                 if scale_base is not None else None)
-        self.register_buffer("scale", scale, persistent=False)
-        self._seq_len_cached = 0
-        self._cos_cached: Optional[Tensor] = None
-        self._sin_cached: Optional[Tensor] = None
-        self._cos_k_cached: Optional[Tensor] = None
-        self._sin_k_cached: Optional[Tensor] = None
+        self.dim, self.base, self.interleaved, self.scale_base = dim, float(base), interleaved, scale_base
+        self.register_buffer("inv_freq", self._frequencies(device), persistent=False)
+        even = torch.arange(0, dim, 2, device=device, dtype=torch.float32)
+        self.register_buffer("scale", (even + 0.4 * dim) / (1.4 * dim) if scale_base is not None else None,
+                             persistent=False)
+        self._tables: Tuple[Tensor, ...] = ()  # cos, sin (and cos_k, sin_k with XPos)
 
-    def _compute_inv_freq(self, device: Optional[torch.device] = None) -> Tensor:
-        return 1.0 / (self.base ** (torch.arange(0, self.dim, 2, device=device, dtype=torch.float32) / self.dim))
+    def _frequencies(self, device: Optional[torch.device] = None) -> Tensor:
+        even = torch.arange(0, self.dim, 2, device=device, dtype=torch.float32)
+        return 1.0 / (self.base ** (even / self.dim))
 
-    def _update_cos_sin_cache(self, seqlen: int, device: Optional[torch.device] = None,
-                              dtype: Optional[torch.dtype] = None) -> None:
-        cached = self._cos_cached
-        if (seqlen > self._seq_len_cached or cached is None or cached.device != device or cached.dtype != dtype
-                or (self.training and cached.is_inference())):
-            self._seq_len_cached = seqlen
-            t = torch.arange(seqlen, device=device, dtype=torch.float32)  # fp32: positions are large
-            inv_freq = self.inv_freq if self.inv_freq.dtype == torch.float32 else self._compute_inv_freq(device)
-            freqs = torch.outer(t, inv_freq)
-            if self.scale is None:
-                self._cos_cached, self._sin_cached = torch.cos(freqs).to(dtype), torch.sin(freqs).to(dtype)
+    def _tables_for(self, seqlen: int, device: torch.device, dtype: torch.dtype) -> Tuple[Tensor, ...]:
+        have = self._tables
+        if (not have or seqlen > have[0].shape[0] or have[0].device != device or have[0].dtype != dtype
+                or (self.training and have[0].is_inference())):
+            # float32 angles whatever the module's dtype: position times frequency needs the precision
+            inv = self.inv_freq if self.inv_freq.dtype == torch.float32 else self._frequencies(device)
+            angles = torch.arange(seqlen, device=device, dtype=torch.float32)[:, None] * inv[None, :]
+            cos, sin = angles.cos(), angles.sin()
+            if self.scale is None or self.scale_base is None:
+                self._tables = (cos.to(dtype), sin.to(dtype))
             else:
-                assert self.scale_base is not None
-                power = (torch.arange(seqlen, dtype=self.scale.dtype, device=self.scale.device)
-                         - seqlen // 2) / self.scale_base
-                scale = self.scale.to(device=power.device) ** power[:, None]
-                self._cos_cached = (torch.cos(freqs) * scale).to(dtype)
-                self._sin_cached = (torch.sin(freqs) * scale).to(dtype)
-                self._cos_k_cached = (torch.cos(freqs) / scale).to(dtype)
-                self._sin_k_cached = (torch.sin(freqs) / scale).to(dtype)
+                centred = torch.arange(seqlen, device=device, dtype=torch.float32) - seqlen // 2
+                zeta = self.scale.to(device)[None, :] ** (centred[:, None] / self.scale_base)
+                self._tables = ((cos * zeta).to(dtype), (sin * zeta).to(dtype), (cos / zeta).to(dtype),
+                                (sin / zeta).to(dtype))
+        return self._tables
 
     def forward(self, qkv: Tensor, kv: Optional[Tensor] = None, seqlen_offset: Union[int, Tensor] = 0,
                 max_seqlen: Optional[int] = None,
                 num_heads_q: Optional[int] = None) -> Union[Tensor, Tuple[Tensor, Tensor]]:
         """qkv (batch, seqlen, 3, nheads, headdim) or (batch, seqlen, nheads_q + 2 * nheads_k, headdim), or
         q when kv (batch, seqlen, 2, nheads, headdim) is given; rotates q and k in place."""
-        if max_seqlen is not None:
-            self._update_cos_sin_cache(max_seqlen, device=qkv.device, dtype=qkv.dtype)
-        elif isinstance(seqlen_offset, int):
-            self._update_cos_sin_cache(qkv.shape[1] + seqlen_offset, device=qkv.device, dtype=qkv.dtype)
-        cos, sin = self._cos_cached, self._sin_cached
-        assert cos is not None and sin is not None
-        cos_k = self._cos_k_cached if self.scale is not None else cos
-        sin_k = self._sin_k_cached if self.scale is not None else sin
-        assert cos_k is not None and sin_k is not None
+        if max_seqlen is not None or isinstance(seqlen_offset, int):
+            wanted = max_seqlen if max_seqlen is not None else qkv.shape[1] + int(seqlen_offset)
+            self._tables_for(wanted, qkv.device, qkv.dtype)
+        assert self._tables, "RotaryEmbedding: pass max_seqlen with a tensor seqlen_offset"
+        cos, sin = self._tables[:2]
+        cos_k, sin_k = self._tables[2:] if len(self._tables) == 4 else (cos, sin)
         il, off = self.interleaved, seqlen_offset
         if kv is None:
             if qkv.dim() == 5:
@@ -516,19 +503,15 @@ class CrossEntropyLoss(torch.nn.Module):
                  logit_scale: float = 1.0, lse_square_scale: float = 0.0, inplace_backward: bool = False,
                  process_group: Any = None, return_z_loss: bool = False) -> None:
         super().__init__()
-        if reduction not in ["mean", "none", "sum"]:
-            raise NotImplementedError("Only support reduction = 'mean' or 'none' or 'sum'")
+        if reduction not in ("mean", "sum", "none"):
+            raise NotImplementedError(f"flash_attn_npu: reduction {reduction!r}: flash-attn's CrossEntropyLoss "
+                                      "knows 'mean', 'sum' and 'none'")
         if process_group is not None:
             raise NotImplementedError("flash_attn_npu: CrossEntropyLoss(process_group=...) (vocabulary split "
                                       "over tensor-parallel ranks) is not available in this shim")
-        self.ignore_index = ignore_index
-        self.reduction = reduction
-        self.label_smoothing = label_smoothing
-        self.logit_scale = logit_scale
-        self.lse_square_scale = lse_square_scale
-        self.inplace_backward = inplace_backward
-        self.process_group = process_group
-        self.return_z_loss = return_z_loss
+        self.ignore_index, self.reduction, self.label_smoothing = ignore_index, reduction, label_smoothing
+        self.logit_scale, self.lse_square_scale = logit_scale, lse_square_scale
+        self.inplace_backward, self.process_group, self.return_z_loss = inplace_backward, process_group, return_z_loss
 
     def forward(self, input: Tensor, target: Tensor, precomputed_lse: Optional[Tensor] = None) -> Any:
         """input (batch, vocab), target (batch,); precomputed_lse is recomputed instead (same value)."""

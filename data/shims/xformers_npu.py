@@ -126,15 +126,16 @@ class _SeqLenInfo:
                    min(lens, default=-1), starts)
 
     def split(self, x: Tensor, batch_sizes: Optional[Sequence[int]] = None) -> List[Tensor]:
-        if self.seqstart_py[-1] != x.shape[1] or x.shape[0] != 1:
-            raise ValueError(f"Invalid `torch.Tensor` of shape {x.shape}, expected format (B, M, *) with B=1 and "
-                             f"M={self.seqstart_py[-1]}\n seqstart: {self.seqstart_py}")
-        batch_sizes = batch_sizes or [1] * (len(self.seqstart_py) - 1)
-        chunks, it = [], 0
-        for bs in batch_sizes:
-            chunks.append(self.seqstart_py[it + bs] - self.seqstart_py[it])
-            it += bs
-        return [t.reshape([bs, -1, *t.shape[2:]]) for bs, t in zip(batch_sizes, torch.split(x, chunks, dim=1))]
+        """[1, total, ...] back into one tensor per input of from_tensor_list (batch_sizes rows each)."""
+        total = self.seqstart_py[-1]
+        if x.shape[0] != 1 or x.shape[1] != total:
+            raise ValueError(f"xformers_npu: expected a tensor of shape (1, {total}, ...), got {tuple(x.shape)}")
+        out, block = [], 0
+        for rows in batch_sizes or [1] * (len(self.seqstart_py) - 1):
+            start, end = self.seqstart_py[block], self.seqstart_py[block + rows]
+            out.append(x[:, start:end].reshape(rows, -1, *x.shape[2:]))
+            block += rows
+        return out
 
 
 @dataclass
@@ -170,10 +171,14 @@ class BlockDiagonalMask(AttentionBias):
 
     @classmethod
     def from_tensor_list(cls, tensors: Sequence[Tensor]) -> Tuple["BlockDiagonalMask", Tensor]:
-        seqlens = [x.shape[1] for x in tensors for _ in range(x.shape[0])]
-        block_diag = cls.from_seqlens(seqlens)
-        block_diag._batch_sizes = [x.shape[0] for x in tensors]
-        return block_diag, torch.cat([x.reshape([1, -1, *x.shape[2:]]) for x in tensors], dim=1)
+        """Tensors [B_i, M_i, ...] -> the mask of their B_i * M_i-long sequences and their concatenation
+        [1, sum(B_i * M_i), ...]."""
+        lengths: List[int] = []
+        for t in tensors:
+            lengths += [t.shape[1]] * t.shape[0]
+        mask = cls.from_seqlens(lengths)
+        mask._batch_sizes = [t.shape[0] for t in tensors]
+        return mask, torch.cat([t.flatten(0, 1)[None] for t in tensors], dim=1)
 
     def split_queries(self, tensor: Tensor) -> Sequence[Tensor]:
         return self.q_seqinfo.split(tensor, self._batch_sizes)
@@ -283,19 +288,14 @@ class SwiGLU(nn.Module):
     def __init__(self, in_features: int, hidden_features: int, out_features: Optional[int] = None,
                  bias: bool = True, *, _pack_weights: bool = True) -> None:
         super().__init__()
-        out_features = out_features or in_features
-        hidden_features = hidden_features or in_features
-        self.w12: Optional[nn.Linear]
-        if _pack_weights:
-            self.w12 = nn.Linear(in_features, 2 * hidden_features, bias=bias)
-        else:
-            self.w12 = None
-            self.w1 = nn.Linear(in_features, hidden_features, bias=bias)
-            self.w2 = nn.Linear(in_features, hidden_features, bias=bias)
-        self.w3 = nn.Linear(hidden_features, out_features, bias=bias)
-        self.hidden_features = hidden_features
-        self.out_features = out_features
         self.in_features = in_features
+        self.hidden_features = hidden = hidden_features or in_features
+        self.out_features = out_features or in_features
+        # Created in xformers' order (w12 or w1, w2; then w3), so a seeded model starts from the same weights.
+        self.w12: Optional[nn.Linear] = nn.Linear(in_features, 2 * hidden, bias=bias) if _pack_weights else None
+        if not _pack_weights:
+            self.w1, self.w2 = (nn.Linear(in_features, hidden, bias=bias) for _ in range(2))
+        self.w3 = nn.Linear(hidden, self.out_features, bias=bias)
         self.op: Any = None  # xformers' kernel choice: ignored
 
     def forward(self, x: Tensor) -> Tensor:

@@ -59,6 +59,11 @@ def flash_window_causal(device: torch.device) -> None:
 
 
 @case
+def flash_window_more_queries(device: torch.device) -> None:
+    _dense(device, 9, 5, 2, 2, window_size=(2, 1))  # queries 0..2 see no key: band with invalid rows
+
+
+@case
 def flash_window_left_unbounded(device: torch.device) -> None:
     _dense(device, 7, 7, 2, 2, window_size=(-1, 2))
 
