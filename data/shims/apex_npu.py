@@ -302,9 +302,14 @@ class FusedLAMB(Optimizer):
 def _autocast(x: Tensor, *tensors: Optional[Tensor]) -> Tuple[Optional[Tensor], ...]:
     """apex casts its arguments to the autocast dtype when autocast is on, then runs without autocast."""
     kind = x.device.type
-    if not torch.is_autocast_enabled(kind):
+    try:
+        dtype: Optional[torch.dtype] = torch.get_autocast_dtype(kind) if torch.is_autocast_enabled(kind) else None
+    except (TypeError, AttributeError):  # torch < 2.4: the device module answers (torch.npu with torch_npu)
+        module: Any = getattr(torch, kind, None)
+        on = hasattr(module, "get_autocast_dtype") and module.is_autocast_enabled()
+        dtype = module.get_autocast_dtype() if on else None
+    if dtype is None:
         return (x, *tensors)
-    dtype = torch.get_autocast_dtype(kind)
     return tuple(t.to(dtype) if t is not None and t.is_floating_point() else t for t in (x, *tensors))
 
 
