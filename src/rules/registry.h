@@ -25,6 +25,7 @@
 #include "rules/kinds/module_use.h"
 #include "rules/kinds/qualified.h"
 #include "rules/kinds/requirement.h"
+#include "rules/kinds/string_literal.h"
 
 namespace banjia::rules {
 
@@ -49,7 +50,8 @@ using MatchParams = std::variant<
     CommandStringMatch,
     GpuPathMatch,
     ModuleUseMatch,
-    ConfigValueMatch>;
+    ConfigValueMatch,
+    StringLiteralMatch>;
 
 // One registered kind: plain function pointers, called once per catalogue (parse, needles) or once per
 // file (match), never per token.
