@@ -26,6 +26,7 @@
 #include "rules/kinds/qualified.h"
 #include "rules/kinds/requirement.h"
 #include "rules/kinds/string_literal.h"
+#include "rules/kinds/triton_kernel.h"
 
 namespace banjia::rules {
 
@@ -51,7 +52,8 @@ using MatchParams = std::variant<
     GpuPathMatch,
     ModuleUseMatch,
     ConfigValueMatch,
-    StringLiteralMatch>;
+    StringLiteralMatch,
+    TritonKernelMatch>;
 
 // One registered kind: plain function pointers, called once per catalogue (parse, needles) or once per
 // file (match), never per token.
