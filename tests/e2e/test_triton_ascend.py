@@ -72,7 +72,7 @@ def test_every_documented_limit_is_exercised_by_the_fixture():
     assert limits - exercised == {"fp8", "dot-scaled-format"}
 
 
-def test_every_limit_has_a_documented_source():
+def test_the_doc_page_lists_every_limit():
+    page = (REPO / "docs" / "triton-ascend.md").read_text()
     for l in tomllib.loads(LIMITS.read_text())["limit"]:
-        assert l["source"].startswith("Ascend/triton-ascend : docs/"), l["id"]
-        assert l["message"] and l["check"], l["id"]
+        assert f"| `{l['id']}` |" in page, l["id"]
