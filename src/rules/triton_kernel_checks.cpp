@@ -203,7 +203,7 @@ class Checker {
       if (k) report(l, ref.first_sig, ref.last_sig, written);
       return;
     }
-    if (!ref.is_call) return;
+    if (!ref.is_call || a_.view.match[ref.call_open_sig] < 0) return;  // broken code: no ')'
     const uint32_t close = static_cast<uint32_t>(a_.view.match[ref.call_open_sig]);
     const auto args = python::call_arguments(a_.view, ref.call_open_sig);
     switch (l.check) {
@@ -295,7 +295,7 @@ class Checker {
       if (l.check != TritonLimit::Check::transpose || l.methods.empty()) continue;
       a_.view.for_each_op1('.', [&](uint32_t dot) {
         const uint32_t n = dot + 1;
-        if (!a_.sig_is_name(n) || !a_.sig_is_op(n + 1, "(") || a_.in_resolved_ref(n)) return;
+        if (!a_.sig_is_name(n) || !a_.sig_is_op(n + 1, "(") || a_.view.match[n + 1] < 0 || a_.in_resolved_ref(n)) return;
         if (std::find(l.methods.begin(), l.methods.end(), a_.sig_text(n)) == l.methods.end() || !kernel_of(n)) return;
         const uint32_t close = static_cast<uint32_t>(a_.view.match[n + 1]);
         transpose(l, python::call_arguments(a_.view, n + 1), 0, n, close, "." + std::string(a_.sig_text(n)));
