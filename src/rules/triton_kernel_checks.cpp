@@ -222,11 +222,15 @@ class Checker {
     }
   }
 
-  // A one-token argument's value: a plain string literal's, or a name's or number's text (False, 4).
+  // A one-token argument's value: a plain string literal's, a number's, or True, False or None; a
+  // variable's is not known.
   std::optional<std::string> single_value(const python::CallArg& arg) const {
     if (arg.first_sig != arg.last_sig) return std::nullopt;
-    if (a_.sig_token(arg.first_sig).kind == TokenKind::String) return literal(a_, arg.first_sig);
-    return std::string(a_.sig_text(arg.first_sig));
+    const auto kind = a_.sig_token(arg.first_sig).kind;
+    if (kind == TokenKind::String) return literal(a_, arg.first_sig);
+    const std::string_view t = a_.sig_text(arg.first_sig);
+    if (kind == TokenKind::Number || t == "True" || t == "False" || t == "None") return std::string(t);
+    return std::nullopt;
   }
 
   void keywords(const TritonLimit& l, const std::vector<python::CallArg>& args, const std::string& written) {
