@@ -84,6 +84,14 @@ class ConfigMatcher {
     return nullptr;
   }
 
+  // The `attention` rule whose values list `v`, or nullptr.
+  const Rule* attention(std::string_view v) const {
+    for (const auto& [r, rule] : by_role_)
+      if (const auto& vs = rule->params<ConfigValueMatch>().values; r == "attention" && std::find(vs.begin(), vs.end(), v) != vs.end())
+        return rule;
+    return nullptr;
+  }
+
   ConfigMatch& add(const Rule* r, const ConfigScalar& s, ByteRange at) {
     ConfigMatch m;
     m.rule = r;
@@ -145,7 +153,7 @@ class ConfigMatcher {
       add(r, s, s.written);
       return;
     }
-    if (s.is_string && s.value == "flash_attention_2" && (r = role("attention"))) {
+    if (s.is_string && (r = attention(s.value))) {
       add(r, s, s.written);
       return;
     }

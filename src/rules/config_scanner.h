@@ -9,7 +9,7 @@
 //   env        a CUDA/NCCL environment variable set under one of `keys` (env, environment, ...): as a
 //              key (`CUDA_VISIBLE_DEVICES: "0"`) or as a `name:` entry (`- name: CUDA_VISIBLE_DEVICES`)
 //   fp8        an FP8 setting: a key naming fp8 set to anything but off, or a value "fp8"
-//   attention  the value "flash_attention_2"
+//   attention  one of the rule's `values` ("flash_attention_2"): an attention implementation name
 //   other      a CUDA device or NCCL backend under any other key
 #pragma once
 #include <optional>

@@ -25,6 +25,8 @@
 #include "rules/kinds/module_use.h"
 #include "rules/kinds/qualified.h"
 #include "rules/kinds/requirement.h"
+#include "rules/kinds/string_literal.h"
+#include "rules/kinds/triton_kernel.h"
 
 namespace banjia::rules {
 
@@ -49,7 +51,9 @@ using MatchParams = std::variant<
     CommandStringMatch,
     GpuPathMatch,
     ModuleUseMatch,
-    ConfigValueMatch>;
+    ConfigValueMatch,
+    StringLiteralMatch,
+    TritonKernelMatch>;
 
 // One registered kind: plain function pointers, called once per catalogue (parse, needles) or once per
 // file (match), never per token.

@@ -69,11 +69,13 @@ std::set<std::string> anchors_of(const fs::path& page) {
 }
 
 // The repository paths a source names: every "docs/sources/..." and "tests/fixtures/..." up to a
-// space, ';', ',' or ')'.
+// space, ';', ',' or ')', except those after "owner/repo : ", which name another repository's file
+// (Ascend/triton-ascend has a docs/sources/ too).
 std::vector<std::string> repository_paths(const std::string& source) {
   std::vector<std::string> out;
   for (std::string_view root : {"docs/sources/", "tests/fixtures/"}) {
     for (size_t at = source.find(root); at != std::string::npos; at = source.find(root, at + 1)) {
+      if (at >= 3 && source.compare(at - 3, 3, " : ") == 0) continue;
       size_t end = source.find_first_of(" ;,)", at);
       out.push_back(source.substr(at, end == std::string::npos ? std::string::npos : end - at));
     }

@@ -77,6 +77,8 @@ def expected_config_findings(data):
             out.add((path_text(path), "config-fp8"))
         elif value == "flash_attention_2":
             out.add((path_text(path), "config-flash-attention"))
+        elif value == "flash_attention_3":
+            out.add((path_text(path), "config-flash-attention-3"))
         elif cuda_device(value) or cuda_backend(value):
             out.add((path_text(path), "config-cuda-value"))
     return out

@@ -37,7 +37,7 @@ def test_every_modern_construct_gets_its_finding(run):
     # every family the issue names is marked somewhere in the fixture
     for family in ["torch-compile", "torch-compile-cuda-graphs", "fsdp", "device-mesh", "tensor-parallel",
                    "context-parallel", "flex-attention", "torchao-float8", "transformer-engine", "mamba-kernels",
-                   "vllm", "vllm-pynccl", "liger-kernel", "deepspeed-engine", "deepspeed-cuda-ops", "hub-kernels",
+                   "vllm", "vllm-pynccl", "liger-kernel", "liger-kernel-patch", "deepspeed-engine", "deepspeed-cuda-ops", "hub-kernels",
                    "cuda-ext-rotary", "cuda-ext-layer-norm", "cuda-ext-softmax", "cuda-ext-cross-entropy",
                    "cuda-ext-fused-dense", "cuda-ext-quant-kernels", "cuda-env-var", "nccl-backend", "device-string"]:
         assert family in marked_rules, family
