@@ -259,3 +259,19 @@ def test_a_scripts_own_module_named_as_the_library_keeps_its_imports(run, tmp_pa
     manual = [(m["rule"], m["message"]) for m in json.loads((tmp_path / "r.json").read_text())["manual"]]
     assert ("flash-attn-shim", "flash_attn.py is this project's own module flash_attn, not the library: "
                                "the import is not redirected to flash_attn_npu") in manual
+
+
+def test_a_binary_away_from_the_source_tree_writes_the_shims(banjia_bin, tmp_path):
+    # The shims are compiled into the binary with the rest of data/: an installed banjia (or the one
+    # in a wheel) reads no data directory.
+    binary = tmp_path / "bin" / "banjia"
+    binary.parent.mkdir()
+    binary.write_bytes(pathlib.Path(banjia_bin).read_bytes())
+    binary.chmod(0o755)
+    src = write_tree(tmp_path / "src", {"train.py": "import xformers.ops as xops\nmlp = xops.SwiGLU(8, 16)\n"})
+    done = subprocess.run([str(binary), "migrate", "src", "-o", "out"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert files_of(tmp_path / "out") == {"train.py": b"import xformers_npu as xops\nmlp = xops.SwiGLU(8, 16)\n",
+                                          "xformers_npu.py": shim_bytes("xformers_npu.py")}
+    assert files_of(src) == {"train.py": b"import xformers.ops as xops\nmlp = xops.SwiGLU(8, 16)\n"}
