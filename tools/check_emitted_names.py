@@ -4,7 +4,8 @@
     python3 tools/check_emitted_names.py [--data DATA_DIR]
 
 Names come from what scan/migrate write (data/rules: rewrite targets, `replacement` and `message` texts,
-plus the `import torch_npu` migrate inserts) and what `env` suggests (data/env: CUDA->Ascend
+plus the `import torch_npu` migrate inserts; data/shims: the torch_npu and torch.npu names the shim
+modules migrate writes into a tree use) and what `env` suggests (data/env: CUDA->Ascend
 equivalents, templates, advisor suggestions, did-you-mean names, replacement/use texts). Each
 `torch.npu.*`, `torch_npu.*`, `torch.accelerator.*` and `torch.amp.*` name is resolved in the API lists
 of data/api (extracted from the sources by tools/extract_npu_facts.py); each variable must be one
@@ -14,6 +15,7 @@ name that only some torch_npu releases have; exit status 1 on a problem.
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import sys
 import tomllib
@@ -107,6 +109,48 @@ def emissions_of_rules(rules: list[tuple[str, dict[str, Any]]]) -> list[Emitted]
             out += [Emitted(n, "api", f"{origin} (target {target})", since) for n in _target_names(table)]
     # src/migrate/python_rewriter.cpp inserts `import torch_npu` into files it rewrites.
     out.append(Emitted("torch_npu", "api", "src/migrate/python_rewriter.cpp (import-torch-npu)"))
+    return out
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """`a.b.c` for a chain of attributes on a name, else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        head = _dotted(node.value)
+        return f"{head}.{node.attr}" if head else None
+    return None
+
+
+def shim_emissions(shims_dir: Path) -> list[Emitted]:
+    """The checked names a shim module (data/shims/*.py) uses: attribute chains on torch_npu and
+    torch.npu (through the names its imports bind), `from torch_npu... import X`, and
+    getattr(torch_npu, "X") with a literal name. Read with ast: a shim is Python, not prose."""
+    out: list[Emitted] = []
+    for path in sorted(shims_dir.glob("*.py")) if shims_dir.is_dir() else []:
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        bound: dict[str, str] = {}  # local name -> the module it is bound to
+        names: list[str] = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    bound[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+                    names.append(a.name)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names += [f"{node.module}.{a.name}" for a in node.names if a.name != "*"]
+        for node in ast.walk(tree):
+            chain = None
+            if isinstance(node, ast.Attribute):
+                chain = _dotted(node)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and \
+                    len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+                head = _dotted(node.args[0])
+                chain = f"{head}.{node.args[1].value}" if head else None
+            if chain:
+                head, _, rest = chain.partition(".")
+                names.append(bound.get(head, head) + ("." + rest if rest else ""))
+        origin = f"shims/{path.name}"
+        out += [Emitted(n, "api", origin) for n in dict.fromkeys(names) if CHECKED.fullmatch(n)]
     return out
 
 
@@ -230,7 +274,8 @@ def check(data: Path, rules: list[tuple[str, dict[str, Any]]] | None = None) -> 
     apis = load_apis(data / "api")
     newest = apis[-1]
     api_env, variables = env_emissions(data / "env")
-    emitted = emissions_of_rules(rules if rules is not None else rules_in(data / "rules")) + api_env
+    emitted = emissions_of_rules(rules if rules is not None else rules_in(data / "rules")) + api_env + \
+        shim_emissions(data / "shims")
     problems: list[str] = []
     partial: dict[str, list[str]] = {}
     for e in emitted:

@@ -27,6 +27,9 @@ struct FileRewrite {
   std::vector<Finding> leftovers; // manual / unsupported / advisory items, and input errors
   std::vector<Finding> gpu_paths; // the file already branches on the NPU: its GPU branches stay (information)
   rules::TreeQuestions questions;  // device values only the rest of the tree can resolve
+  // The shim modules its redirected imports now import (kinds/shim_import.h): each must be written
+  // beside it (shim_files.h).
+  std::vector<std::string> shims;
   bool changed() const { return rewritten != original; }
 };
 

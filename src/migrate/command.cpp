@@ -34,8 +34,17 @@ void check_report_path(const std::string& report, const MigratePlan& plan, const
       throw InputError(report, "is an input of this migration (" + pf.relative + "); choose another --report");
     }
   }
-  if (!o.output) return;
   std::error_code ec;
+  if (!o.output) {
+    // In place, the shims are the files the run creates.
+    const fs::path at = fs::weakly_canonical(report, ec);
+    const fs::path src(o.source);
+    const fs::path beside = fs::is_directory(src, ec) ? src : src.parent_path();
+    for (const auto& pf : plan.files)
+      if (pf.kind == PlannedFile::Kind::shim && fs::weakly_canonical(beside / pf.relative, ec) == at)
+        throw InputError(report, "is a file the migration writes; choose another --report");
+    return;
+  }
   fs::path out = fs::weakly_canonical(*o.output, ec), at = fs::weakly_canonical(report, ec);
   std::string below = at.lexically_relative(out).generic_string();
   for (const auto& pf : plan.files)
@@ -48,7 +57,9 @@ void check_report_path(const std::string& report, const MigratePlan& plan, const
 void record_write_errors(MigratePlan& plan, const std::vector<WriteError>& errors) {
   for (const auto& e : errors) {
     if (!e.planned) continue;
-    FileRewrite& fr = plan.files[*e.planned].rewrite;
+    PlannedFile& pf = plan.files[*e.planned];
+    if (pf.kind == PlannedFile::Kind::shim) pf.kind = PlannedFile::Kind::skipped;  // listed as not written only
+    FileRewrite& fr = pf.rewrite;
     fr.rewritten = fr.original;
     fr.changes.clear();
     fr.leftovers.push_back(rules::input_error_finding(plan.files[*e.planned].relative, "not written: " + e.problem));
@@ -89,9 +100,12 @@ int run_migrate(const MigrateVerbOptions& args) {
   MigrateTotals t = totals(plan);
   std::string diff;
   if (args.diff)
-    for (const auto& pf : plan.files)
+    for (const auto& pf : plan.files) {
       if (pf.kind == PlannedFile::Kind::rewrite && pf.rewrite.changed())
         diff += unified_diff(pf.rewrite.original, pf.rewrite.rewritten, "a/" + pf.relative, "b/" + pf.relative);
+      else if (pf.kind == PlannedFile::Kind::shim)  // a new file, as git shows one
+        diff += unified_diff("", pf.rewrite.rewritten, "/dev/null", "b/" + pf.relative);
+    }
   // Stdout may fail (a full disk): the tree and its report still count, so the failure is raised last.
   std::string stdout_problem;
   auto to_stdout = [&](const std::string& text) {
@@ -114,7 +128,7 @@ int run_migrate(const MigrateVerbOptions& args) {
   }
   if (!stdout_problem.empty()) throw InputError("stdout", stdout_problem);
   if (problems > 0) return kExitInputError;
-  if (args.check && t.files_changed > 0) return kExitFindings;
+  if (args.check && (t.files_changed > 0 || t.shim_files > 0)) return kExitFindings;
   return kExitOk;
 }
 

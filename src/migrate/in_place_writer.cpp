@@ -257,6 +257,40 @@ std::string InPlaceWriter::replace(const InPlaceTarget& t) {
   return "";
 }
 
+std::string InPlaceWriter::create(const fs::path& path, std::string_view data) {
+  const std::string dir = path.has_parent_path() ? path.parent_path().string() : ".";
+  const std::string name = path.filename().string();
+  Fd d(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (d.fd < 0) return "cannot open its directory: " + errno_text(errno);
+  std::string temp;
+  Fd f(create_temp_at(d.fd, name, temp));
+  if (f.fd < 0) return "cannot create a temporary file: " + errno_text(errno);
+  auto fail = [&](const std::string& what) {
+    ::unlinkat(d.fd, temp.c_str(), 0);
+    return what;
+  };
+  if (!write_all_to_fd(f.fd, data)) return fail("write failed: " + errno_text(errno));
+  if (::fchmod(f.fd, 0644) != 0) return fail("cannot set mode: " + errno_text(errno));
+  if (::fsync(f.fd) != 0) return fail("fsync failed: " + errno_text(errno));
+  const int fd = f.fd;
+  f.fd = -1;
+  if (::close(fd) != 0) return fail("close failed: " + errno_text(errno));
+  if (rename_no_replace_at(d.fd, temp, name) != 0) {
+    const int err = errno;
+    if (err != EEXIST) return fail("cannot create it: " + errno_text(err));
+    // Something took the name since the run looked: only the very same bytes are fine.
+    Fd existing(::openat(d.fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    struct stat st{};
+    const bool same = existing.fd >= 0 && ::fstat(existing.fd, &st) == 0 && S_ISREG(st.st_mode) && holds_exactly(existing.fd, data);
+    ::unlinkat(d.fd, temp.c_str(), 0);
+    if (!same) return "appeared during the run with other contents; left as it is";
+    return "";
+  }
+  std::lock_guard lock(dirs_mutex_);
+  dirs_.insert(dir);
+  return "";
+}
+
 std::vector<std::pair<std::string, std::string>> InPlaceWriter::finish() {
   std::vector<std::pair<std::string, std::string>> problems;
   std::lock_guard lock(dirs_mutex_);

@@ -37,7 +37,12 @@ class InPlaceWriter {
   // file now holds `rewritten`, else the problem; the file is then exactly as the user left it.
   std::string replace(const InPlaceTarget& target);
 
-  // Flushes every directory a file was replaced in (the renames become durable). Returns the
+  // Creates the new file `path` holding `data` (mode 0644), never over anything: its name must be free,
+  // or already hold exactly `data` (what an earlier or killed run left). Returns "" when the file
+  // holds `data`, else the problem; nothing of this run is left behind then.
+  std::string create(const std::filesystem::path& path, std::string_view data);
+
+  // Flushes every directory a file was replaced or created in (the renames become durable). Returns the
   // directories that could not be flushed, each with its problem.
   std::vector<std::pair<std::string, std::string>> finish();
 

@@ -39,6 +39,7 @@ MigrateTotals totals(const MigratePlan& plan) {
   for (const auto& pf : plan.files) {
     const auto& fr = pf.rewrite;
     if (pf.kind == PlannedFile::Kind::rewrite && fr.changed()) ++t.files_changed;
+    if (pf.kind == PlannedFile::Kind::shim) ++t.shim_files;
     for (const auto& c : fr.changes) {
       ++t.edits;
       ++t.edits_by_rule[c.rule];
@@ -63,6 +64,13 @@ std::string summary_text(const MigratePlan& plan, const MigrateTotals& t, const 
     for (const auto& [r, n] : t.edits_by_rule) out += fmt::format("    {:<28} {:>5}\n", r, n);
   }
   out += cautions_text(plan);
+  if (t.shim_files) {
+    out += fmt::format("  shim modules{} (new files; the redirected imports beside them use them):\n",
+                       o.write ? " written" : " to write");
+    for (const auto& pf : plan.files)
+      if (pf.kind == PlannedFile::Kind::shim)
+        out += fmt::format("    {}  ({}, {})\n", printable(pf.relative), pf.shim_library, pf.shim_rule);
+  }
   if (t.npu_aware_files) {
     out += fmt::format("  already support the NPU (CUDA branches kept as the GPU path): {} files\n", t.npu_aware_files);
     for (const auto& pf : plan.files)
@@ -96,6 +104,7 @@ std::string report_json(const MigratePlan& plan, const MigrateTotals& t, const M
   w.field("left_for_manual_work", static_cast<uint64_t>(t.leftovers));
   w.field("errors", static_cast<uint64_t>(t.errors));
   w.field("npu_aware_files", static_cast<uint64_t>(t.npu_aware_files));
+  w.field("shim_files", static_cast<uint64_t>(t.shim_files));
   w.key("edits_by_rule").begin_object();
   for (const auto& [r, n] : t.edits_by_rule) w.field(r, static_cast<uint64_t>(n));
   w.end_object();
@@ -108,6 +117,11 @@ std::string report_json(const MigratePlan& plan, const MigrateTotals& t, const M
       if (!c.caution.empty()) w.field("caution", c.caution);
       w.end_object();
     }
+  w.end_array();
+  w.key("shims").begin_array();
+  for (const auto& pf : plan.files)
+    if (pf.kind == PlannedFile::Kind::shim)
+      w.begin_object().field("file", pf.relative).field("library", pf.shim_library).field("rule", pf.shim_rule).end_object();
   w.end_array();
   w.key("gpu_paths_kept").begin_array();
   for (const auto& pf : plan.files)
@@ -129,6 +143,9 @@ std::string report_json(const MigratePlan& plan, const MigrateTotals& t, const M
 std::string report_csv(const MigratePlan& plan) {
   std::string out = "file,line,column,rule,before,after,fix\n";
   for (const auto& pf : plan.files) {
+    if (pf.kind == PlannedFile::Kind::shim)
+      out += fmt::format("{},0,0,{},,{},automatic\n", csv_field(pf.relative), csv_field(pf.shim_rule),
+                         csv_field("new file: shim for " + pf.shim_library));
     for (const auto& c : pf.rewrite.changes)
       out += fmt::format("{},{},{},{},{},{},{}\n", csv_field(c.file), c.line, c.column, csv_field(c.rule),
                          csv_field(c.before), csv_field(c.after), to_string(c.fix));

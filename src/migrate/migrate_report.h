@@ -11,6 +11,7 @@ namespace banjia::migrate {
 struct MigrateTotals {
   size_t files_examined = 0, files_changed = 0, edits = 0, leftovers = 0, errors = 0;
   size_t npu_aware_files = 0;  // files that already branch on the NPU (their GPU branches stay)
+  size_t shim_files = 0;       // shim modules written beside the files whose imports use them
   std::map<std::string, size_t> edits_by_rule, leftovers_by_rule;
 };
 

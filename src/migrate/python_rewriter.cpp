@@ -187,7 +187,7 @@ std::vector<rules::TextEdit> annotations(const rules::PythonAnalysis& a, const s
 namespace {
 
 FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, const rules::RuleCatalog& rules,
-                         const RewriteOptions& options, const rules::FlowSeeds* seeds) {
+                         const RewriteOptions& options, const rules::FlowSeeds* seeds, const rules::FileDirectory* directory) {
   FileRewrite fr;
   fr.display = display;
   fr.original = std::string(bytes);
@@ -199,13 +199,16 @@ FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, con
     fr.leftovers.push_back(rules::input_error_finding(display, e.problem() + "; copied unchanged"));
     return fr;
   }
-  rules::TreeContext tree{seeds, &fr.questions};
+  rules::TreeContext tree{seeds, &fr.questions, directory};
   auto matches = rules::match_python(*a, rules, &tree);
   // The accelerator target writes `torch.accelerator...`: in a file where `torch` names something
   // else (`from torch.cuda.amp import torch`) that text would mean something else, so it stays.
   const auto torch_binding = a->imports.resolve("torch");
   const bool torch_rebound = options.target != rules::kTargetNpu && torch_binding && *torch_binding != "torch";
   std::vector<rules::TextEdit> edits;
+  // Whether an edit other than an import redirected to a shim was made: the shims import torch_npu
+  // themselves where they use it, so a file whose only change is such a redirect needs no import.
+  bool device_edits = false;
   for (const auto& m : matches) {
     Finding f = rules::finding_for_match(*a, m, display);
     if (std::holds_alternative<rules::GpuPathMatch>(m.rule->match)) {
@@ -221,6 +224,12 @@ FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, con
     }
     if (m.edit && !m.blocked && m.rule->fix == FixKind::automatic) {
       edits.push_back(*m.edit);
+      if (m.rule->rewrite == rules::RewriteKind::redirect_import) {
+        const std::string& shim = m.rule->rewrite_as<rules::NameRewrite>().to;
+        if (std::find(fr.shims.begin(), fr.shims.end(), shim) == fr.shims.end()) fr.shims.push_back(shim);
+      } else {
+        device_edits = true;
+      }
       Change c;
       c.file = display;
       c.line = f.line;
@@ -244,7 +253,7 @@ FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, con
   const bool npu = options.target == rules::kTargetNpu;
   const std::string module = npu ? "torch_npu" : "torch";
   const bool writes_torch = std::any_of(edits.begin(), edits.end(), [](const auto& e) { return e.text.find("torch.") != std::string::npos; });
-  if (options.insert_import && !edits.empty() && (npu ? !imports_torch_npu(*a) : writes_torch && needs_module_import(*a, module))) {
+  if (options.insert_import && device_edits && (npu ? !imports_torch_npu(*a) : writes_torch && needs_module_import(*a, module))) {
     rules::TextEdit ins = module_import_edit(*a, edits, module);
     all.push_back(ins);
     Change c;
@@ -270,6 +279,7 @@ FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, con
   if (python::tokenize(text).error || python::find_coding_cookie(text) != python::find_coding_cookie(a->text())) {
     fr.leftovers.push_back(rules::input_error_finding(display, "rewrite would not tokenize (or would change the encoding cookie); file left unchanged"));
     fr.changes.clear();
+    fr.shims.clear();
     return fr;
   }
   if (a->source.encoding != "utf-8") {
@@ -283,6 +293,7 @@ FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, con
                        ", which cannot be edited in place here (a stateful encoding, or an edit it cannot represent): not "
                        "rewritten (convert it to UTF-8 first)"));
       fr.changes.clear();
+      fr.shims.clear();
       return fr;
     }
     text = std::move(*encoded);
@@ -296,15 +307,17 @@ FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, con
 }  // namespace
 
 FileRewrite rewrite_python(std::string_view bytes, const std::string& display, const rules::RuleCatalog& rules,
-                           const RewriteOptions& options, const rules::FlowSeeds* seeds) {
-  FileRewrite fr = rewrite_pass(bytes, display, rules, options, seeds);
+                           const RewriteOptions& options, const rules::FlowSeeds* seeds, const rules::FileDirectory* directory) {
+  FileRewrite fr = rewrite_pass(bytes, display, rules, options, seeds, directory);
   // An inserted `import torch` binds a name the file left unbound, and names spelled through it
   // (torch.cuda.synchronize) resolve only now: a second pass rewrites them, so that migrating the
   // output again changes nothing. Its report lines are those of the file after the first pass.
   const bool imported_torch = std::any_of(fr.changes.begin(), fr.changes.end(), [](const Change& c) { return c.rule == "import-torch"; });
   if (!imported_torch) return fr;
-  FileRewrite again = rewrite_pass(fr.rewritten, display, rules, options, seeds);
+  FileRewrite again = rewrite_pass(fr.rewritten, display, rules, options, seeds, directory);
   if (!again.changed()) return fr;
+  for (auto& shim : again.shims)
+    if (std::find(fr.shims.begin(), fr.shims.end(), shim) == fr.shims.end()) fr.shims.push_back(std::move(shim));
   fr.rewritten = std::move(again.rewritten);
   fr.changes.insert(fr.changes.end(), again.changes.begin(), again.changes.end());
   fr.leftovers = std::move(again.leftovers);

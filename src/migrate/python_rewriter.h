@@ -20,8 +20,11 @@ struct RewriteOptions {
 
 // Never throws for bad content: a file that does not decode or tokenize is returned unchanged with
 // an input-error leftover. Seeds: what the other files of the tree know (rules/tree_flow.h); the
-// questions this file leaves to them are returned in FileRewrite::questions.
+// questions this file leaves to them are returned in FileRewrite::questions. Directory: where the file
+// lies, for the imports redirected to a shim beside it (nullptr: a script's directory, no shim
+// blocked).
 FileRewrite rewrite_python(std::string_view bytes, const std::string& display, const rules::RuleCatalog& rules,
-                           const RewriteOptions& options, const rules::FlowSeeds* seeds = nullptr);
+                           const RewriteOptions& options, const rules::FlowSeeds* seeds = nullptr,
+                           const rules::FileDirectory* directory = nullptr);
 
 }  // namespace banjia::migrate

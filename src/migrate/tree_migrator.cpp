@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <set>
 #include <sys/stat.h>
 #include <system_error>
 
@@ -15,6 +16,7 @@
 #include "migrate/in_place_writer.h"
 #include "migrate/output_tree.h"
 #include "migrate/shell_rewriter.h"
+#include "migrate/shim_files.h"
 #include "migrate/source_tree.h"
 #include "rules/catalog.h"
 #include "rules/source_files.h"
@@ -154,7 +156,24 @@ void resolve_across_modules(MigratePlan& plan, const std::vector<size_t>& todo, 
   if (!any) return;
   for (auto& [k, seeds] : rules::answer_tree_questions(files, questions)) {
     PlannedFile& pf = plan.files[plan_index[k]];
-    pf.rewrite = rewrite_python(pf.rewrite.original, pf.relative, rules, o.rewrite, &seeds);
+    pf.seeds = std::move(seeds);
+    pf.rewrite = rewrite_python(pf.rewrite.original, pf.relative, rules, o.rewrite, &*pf.seeds, &pf.directory);
+  }
+}
+
+// Which Python files lie in a package (a directory with `__init__.py`): they import the shims beside
+// them relatively. `tree`: the planned files of a tree; else the single file, looked up on disk.
+void mark_packages(MigratePlan& plan, bool tree) {
+  std::set<std::string> packages;
+  for (const auto& pf : plan.files) {
+    const std::string& r = pf.relative;
+    if (pf.kind != PlannedFile::Kind::skipped && (r == "__init__.py" || r.ends_with("/__init__.py")))
+      packages.insert(r.substr(0, r.size() - std::string_view("__init__.py").size()));
+  }
+  std::error_code ec;
+  for (auto& pf : plan.files) {
+    if (tree) pf.directory.is_package = packages.contains(pf.relative.substr(0, pf.relative.rfind('/') + 1));
+    else pf.directory.is_package = fs::exists(pf.source_path.parent_path() / "__init__.py", ec);
   }
 }
 
@@ -212,6 +231,7 @@ MigratePlan plan_migration(const MigrateOptions& o) {
   for (size_t i = 0; i < plan.files.size(); ++i)
     if (plan.files[i].kind == PlannedFile::Kind::rewrite) todo.push_back(i);
   plan.rewritable = todo.size();
+  mark_packages(plan, tree);
   parallel_for(todo.size(), worker_count(o.threads), [&](size_t k) {
     PlannedFile& pf = plan.files[todo[k]];
     std::string bytes;
@@ -224,8 +244,10 @@ MigratePlan plan_migration(const MigrateOptions& o) {
       return;
     }
     const Rewriter rewriter = rewriter_for(pf.source_path);
-    if (rewriter == Rewriter::python)
-      pf.rewrite = rewrite_python(bytes, pf.relative, rules, o.rewrite);
+    if (is_banjia_shim(pf.source_path.filename().string(), bytes))
+      pf.kind = PlannedFile::Kind::copy;  // migrated already: the imports that use it need it as it is
+    else if (rewriter == Rewriter::python)
+      pf.rewrite = rewrite_python(bytes, pf.relative, rules, o.rewrite, nullptr, &pf.directory);
     else if (rewriter == Rewriter::config)
       pf.rewrite = rewrite_config(bytes, pf.relative, rules);
     else if (o.rewrite.target == rules::kTargetNpu)
@@ -234,6 +256,15 @@ MigratePlan plan_migration(const MigrateOptions& o) {
       pf.rewrite = report_shell(bytes, pf.relative, rules);
   });
   resolve_across_modules(plan, todo, rules, o);
+  // Where the shims of a directory go: beside the files in SRC, or in the directory a single file is
+  // written to.
+  const fs::path single_dir = o.output ? single_file_destination(o).directory
+                                       : (src.parent_path().empty() ? fs::path(".") : src.parent_path());
+  plan_shims(
+      plan, rules, [&](const std::string& dir) { return tree ? src / dir : single_dir; },
+      [&](PlannedFile& pf) {
+        pf.rewrite = rewrite_python(pf.rewrite.original, pf.relative, rules, o.rewrite, pf.seeds ? &*pf.seeds : nullptr, &pf.directory);
+      });
   return plan;
 }
 
@@ -242,8 +273,11 @@ namespace {
 // Writes one planned file to OUT: new files, written without a per-file fsync; write_migration
 // flushes the filesystem once at the end. In place, see in_place_writer.h.
 void write_one(const PlannedFile& pf, const MigrateOptions& o, bool single_file, InPlaceWriter& in_place,
-               OutputTree* out) {
+               OutputTree* out, const std::set<std::string>& missing_shims) {
   if (pf.kind == PlannedFile::Kind::skipped) return;
+  for (const auto& shim : pf.rewrite.shims)
+    if (const std::string path = shim_path_beside(pf.relative, shim); missing_shims.contains(path))
+      throw InputError(pf.relative, "its imports need " + path + ", which could not be created");
   if (o.in_place) {
     if (pf.kind != PlannedFile::Kind::rewrite || !pf.rewrite.changed()) return;
     std::string problem = in_place.replace({pf.source_path, pf.read_as, pf.rewrite.original, pf.rewrite.rewritten});
@@ -258,6 +292,8 @@ void write_one(const PlannedFile& pf, const MigrateOptions& o, bool single_file,
     fs::path target = fs::read_symlink(pf.source_path, ec);
     if (ec) throw InputError(pf.relative, "cannot read symlink: " + ec.message());
     out->write_symlink(dest, target);
+  } else if (pf.kind == PlannedFile::Kind::shim) {
+    out->write_file(pf.relative, pf.rewrite.rewritten, 0644);  // beside the file, whatever name that got
   } else if (pf.kind == PlannedFile::Kind::rewrite) {
     out->write_file(dest, pf.rewrite.rewritten, mode);
   } else {
@@ -282,12 +318,25 @@ std::vector<WriteError> write_migration(const MigratePlan& plan, const MigrateOp
   }
   std::mutex errors_mutex;
   InPlaceWriter in_place(o.backup ? std::optional<std::string>(o.backup_suffix) : std::nullopt);
+  // In place, the shims come first, each a new file: a file whose imports are redirected to one is
+  // replaced only once its shim is there.
+  std::set<std::string> missing_shims;
+  for (size_t i = 0; o.in_place && i < plan.files.size(); ++i) {
+    const PlannedFile& pf = plan.files[i];
+    if (pf.kind != PlannedFile::Kind::shim) continue;
+    const fs::path beside = single_file ? fs::path(o.source).parent_path() : fs::path(o.source);
+    if (std::string problem = in_place.create(beside / pf.relative, pf.rewrite.rewritten); !problem.empty()) {
+      errors.push_back({pf.relative, problem, i});
+      missing_shims.insert(pf.relative);
+    }
+  }
   // Files are independent: write them in parallel (I/O overlaps), collect errors per file.
   parallel_for(plan.files.size(), worker_count(o.threads), [&](size_t i) {
     const PlannedFile& pf = plan.files[i];
+    if (o.in_place && pf.kind == PlannedFile::Kind::shim) return;  // created above
     WriteError err;
     try {
-      write_one(pf, o, single_file, in_place, out.get());
+      write_one(pf, o, single_file, in_place, out.get(), missing_shims);
       return;
     } catch (const InputError& e) {
       // The file is named by its place in SRC; a problem elsewhere (a directory of OUT) says where.

@@ -29,12 +29,18 @@ struct MigrateOptions {
 };
 
 struct PlannedFile {
-  std::filesystem::path source_path;   // file in SRC
+  std::filesystem::path source_path;   // file in SRC (empty for a shim)
   std::string relative;                // path relative to SRC (shown in reports)
-  // skipped: nothing is written for it; its input-error leftover says why.
-  enum class Kind { rewrite, copy, symlink, skipped } kind = Kind::copy;
-  FileRewrite rewrite;                 // for Kind::rewrite
+  // skipped: nothing is written for it; its input-error leftover says why. shim: a new file, the shim
+  // module the redirected imports beside it use (shim_files.h), rewrite.rewritten its bytes.
+  enum class Kind { rewrite, copy, symlink, skipped, shim } kind = Kind::copy;
+  FileRewrite rewrite;                 // for Kind::rewrite (and Kind::shim)
   FileIdentity read_as;                // for Kind::rewrite: the version rewrite.original was read from
+  // For a Python file: its directory, as the imports redirected to a shim see it.
+  rules::FileDirectory directory;
+  std::optional<rules::FlowSeeds> seeds;  // what the rest of the tree told it (rewritten with them)
+  std::string shim_rule;               // for Kind::shim: the rule whose redirects use it
+  std::string shim_library;            // for Kind::shim: the library it stands in for (flash_attn)
 };
 
 struct MigratePlan {

@@ -20,7 +20,7 @@ const std::pair<std::string_view, RewriteKind> kRewriteKinds[] = {
     {"rename-last", RewriteKind::rename_last},           {"replace-in-string", RewriteKind::replace_in_string},
     {"rename-env", RewriteKind::rename_env},             {"rename-call", RewriteKind::rename_call},
     {"device-expression", RewriteKind::device_expression}, {"method-to", RewriteKind::method_to},
-    {"device-from-index", RewriteKind::device_from_index},
+    {"device-from-index", RewriteKind::device_from_index}, {"redirect-import", RewriteKind::redirect_import},
 };
 
 std::string required(const toml::table& t, std::string_view key, const std::string& where) {
@@ -80,6 +80,13 @@ void parse_migration(const toml::table& t, Rule& r, const std::string& where) {
       default:
         r.rewrite_params = NameRewrite{(*w)["from"].value_or(std::string()), (*w)["to"].value_or(std::string())};
     }
+  }
+  if (r.rewrite == RewriteKind::redirect_import) {
+    // The module the imports are redirected to is a file migrate writes: it must be compiled in.
+    const std::string& shim = r.rewrite_as<NameRewrite>().to;
+    if (!std::holds_alternative<ShimImportMatch>(r.match))
+      throw InputError(where, "a redirect-import rewrite goes with a shim-import match");
+    if (!shim_source(shim)) throw InputError(where, "redirect-import to '" + shim + "': no data/shims/" + shim + ".py");
   }
   if ((r.fix == FixKind::automatic) != (r.rewrite != RewriteKind::none))
     throw InputError(where, "a rule has a [rewrite] exactly when its fix is 'automatic'");

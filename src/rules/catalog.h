@@ -32,10 +32,12 @@ enum class RewriteKind {
   device_expression,  // "cuda:0" -> (<value> + ':0'), compared: <compare>; the literal becomes an expression
   method_to,          // `.cuda(...)` -> `.to(<value>, ...)`; an index argument i -> `.to(<indexed>)`
   device_from_index,  // an index `rank` where a device goes -> <value> with {index} = rank
+  redirect_import,    // `from flash_attn import f` -> `from <to> import f`: a shim module migrate writes beside the file
 };
 
 // The params of the rewrite kinds, one struct per group of kinds that read the same fields.
-// rename_attribute, replace_module, rename_last, replace_in_string, rename_env: what is replaced, and by what.
+// rename_attribute, replace_module, rename_last, replace_in_string, rename_env: what is replaced, and by
+// what; redirect_import: `to`, the shim module (data/shims/<to>.py).
 struct NameRewrite {
   std::string from, to;
   bool operator==(const NameRewrite&) const = default;

@@ -23,4 +23,25 @@ std::vector<std::string> MatchFields::strings(std::string_view key) const {
   return out;
 }
 
+std::vector<std::pair<std::string, std::vector<std::string>>> MatchFields::string_lists(std::string_view key) const {
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  const toml::node* n = table_.fields.get(key);
+  if (!n) return out;
+  const toml::table* t = n->as_table();
+  const std::string shape = std::string(key) + " must be a table of arrays of strings";
+  if (!t) throw InputError(where_, shape);
+  for (const auto& [name, value] : *t) {
+    const toml::array* arr = value.as_array();
+    if (!arr) throw InputError(where_, shape);
+    std::vector<std::string> strings;
+    for (const auto& e : *arr) {
+      auto s = e.value<std::string>();
+      if (!s) throw InputError(where_, shape);
+      strings.push_back(*s);
+    }
+    out.emplace_back(std::string(name.str()), std::move(strings));
+  }
+  return out;
+}
+
 }  // namespace banjia::rules

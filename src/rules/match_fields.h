@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace banjia::rules {
@@ -19,6 +20,9 @@ class MatchFields {
   std::optional<bool> flag(std::string_view key) const;   // nullopt when absent
   // Throws InputError unless the value is absent (empty list) or an array of strings.
   std::vector<std::string> strings(std::string_view key) const;
+  // A table whose values are arrays of strings (`provides = { "flash_attn" = ["flash_attn_func"] }`),
+  // sorted by key; empty when absent. Throws InputError for any other shape.
+  std::vector<std::pair<std::string, std::vector<std::string>>> string_lists(std::string_view key) const;
   const std::string& where() const { return where_; }
 
  private:

@@ -25,6 +25,7 @@
 #include "rules/kinds/module_use.h"
 #include "rules/kinds/qualified.h"
 #include "rules/kinds/requirement.h"
+#include "rules/kinds/shim_import.h"
 #include "rules/kinds/string_literal.h"
 #include "rules/kinds/triton_kernel.h"
 
@@ -32,7 +33,8 @@ namespace banjia::rules {
 
 // A rule's match: the params of its kind. The order is the one the prefilter adds needles in: a dotted
 // name's needle is a component an earlier needle already wants where there is one
-// (PythonNeedles::add_dotted), so the attribute names (`cuda`) come first.
+// (PythonNeedles::add_dotted), so the attribute names (`cuda`) come first. It is also the order the
+// matchers run in: shim-import, last, sees the matches of the rules its redirects supersede.
 using MatchParams = std::variant<
     AttributeMatch,
     ImportMatch,
@@ -53,7 +55,8 @@ using MatchParams = std::variant<
     ModuleUseMatch,
     ConfigValueMatch,
     StringLiteralMatch,
-    TritonKernelMatch>;
+    TritonKernelMatch,
+    ShimImportMatch>;
 
 // One registered kind: plain function pointers, called once per catalogue (parse, needles) or once per
 // file (match), never per token.

@@ -10,6 +10,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "rules/device_values.h"
@@ -35,10 +36,27 @@ struct TreeQuestions {
   bool empty() const { return constants.empty() && calls.empty(); }
 };
 
+// The directory a file lies in, for the rewrites that import a module written beside it (the shims of
+// kinds/shim_import.h).
+struct FileDirectory {
+  // It has an `__init__.py`: the file is a module of a package, and imports the module beside it
+  // relatively (`from .flash_attn_npu import ...`); a script's directory is on sys.path instead.
+  bool is_package = false;
+  // Shim modules (by module name) that cannot be written there, each with the reason (a file of
+  // that name that is not banjia's shim).
+  std::vector<std::pair<std::string, std::string>> blocked_shims;
+  const std::string* blocked(std::string_view shim) const {
+    for (const auto& [name, why] : blocked_shims)
+      if (name == shim) return &why;
+    return nullptr;
+  }
+};
+
 // What the matchers of one file take from, and give to, the tree.
 struct TreeContext {
   const FlowSeeds* seeds = nullptr;
   TreeQuestions* questions = nullptr;
+  const FileDirectory* directory = nullptr;  // nullptr: unknown (a script's directory, nothing blocked)
 };
 
 // The questions of `values` (a file's device values) that were left unresolved.

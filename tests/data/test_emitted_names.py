@@ -21,7 +21,7 @@ import check_emitted_names as checker  # noqa: E402
 
 @pytest.fixture
 def data_copy(tmp_path: Path) -> Path:
-    for sub in ("rules", "env", "api"):
+    for sub in ("rules", "env", "api", "shims"):
         shutil.copytree(REPO / "data" / sub, tmp_path / sub)
     return tmp_path
 
@@ -82,6 +82,28 @@ def test_fake_rewrite_or_replacement_is_reported(data_copy: Path, old: str, new:
         pytest.fail(f"{old!r} is in no rule file")
     problems = checker.check(data_copy).problems
     assert any(expected in p for p in problems), problems
+
+
+def test_names_a_shim_uses_are_checked(data_copy: Path) -> None:
+    # A shim reaches torch_npu through the names its imports bind, from-imports and getattr.
+    (data_copy / "shims" / "extra_npu.py").write_text(
+        "import torch_npu as tnpu\n"
+        "from torch_npu.optim import NpuFusedAdam, NpuFusedAdamQ\n"
+        "def f(x):\n"
+        "    import torch\n"
+        "    y = tnpu.npu_rms_norm(x, x)[0] if torch.npu.is_available() else x\n"
+        "    return tnpu.npu_banjia_fake(y), getattr(tnpu, 'npu_rotary_mul'), getattr(torch_npu, 'npu_swiglu2')\n",
+        encoding="utf-8")
+    emitted = {e.name for e in checker.shim_emissions(data_copy / "shims") if e.origin == "shims/extra_npu.py"}
+    assert emitted == {"torch_npu", "torch_npu.optim.NpuFusedAdam", "torch_npu.optim.NpuFusedAdamQ",
+                       "torch_npu.npu_rms_norm", "torch.npu.is_available", "torch.npu", "torch_npu.npu_banjia_fake",
+                       "torch_npu.npu_rotary_mul", "torch_npu.npu_swiglu2"}
+    problems = checker.check(data_copy).problems
+    assert sorted(p.split(" (torch_npu")[0] for p in problems) == [
+        "shims/extra_npu.py: torch_npu.npu_banjia_fake: torch_npu has no npu_banjia_fake",
+        "shims/extra_npu.py: torch_npu.npu_swiglu2: torch_npu has no npu_swiglu2",
+        "shims/extra_npu.py: torch_npu.optim.NpuFusedAdamQ: torch_npu.optim has no NpuFusedAdamQ",
+    ]
 
 
 def test_min_torch_npu_must_be_declared_and_agree_with_the_releases(data_copy: Path) -> None:

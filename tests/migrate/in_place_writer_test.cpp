@@ -150,3 +150,22 @@ TEST(SafePaths, BackupSuffixMustNameASibling) {
   EXPECT_NE(banjia::backup_suffix_problem(""), "");
   EXPECT_NE(banjia::backup_suffix_problem(std::string("a\0b", 3)), "");
 }
+
+// A shim is a new file: created whole under a temporary name, given its name only while that is free,
+// and never written over anything (an identical file is what an earlier or killed run left).
+TEST(InPlaceWriter, CreatesANewFileAndNeverReplacesOne) {
+  auto d = fresh_dir("create");
+  InPlaceWriter w(".orig");
+  const std::string shim = "def f():\n    pass\n";
+  EXPECT_EQ(w.create(d / "shim.py", shim), "");
+  EXPECT_EQ(banjia::read_file(d / "shim.py"), shim);
+  EXPECT_EQ(fs::status(d / "shim.py").permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
+  EXPECT_EQ(w.create(d / "shim.py", shim), "");  // the same bytes: nothing to do
+  put(d / "mine.py", "# mine\n");
+  EXPECT_EQ(w.create(d / "mine.py", shim), "appeared during the run with other contents; left as it is");
+  EXPECT_EQ(banjia::read_file(d / "mine.py"), "# mine\n");
+  EXPECT_TRUE(w.finish().empty());
+  EXPECT_EQ(names(d), (std::vector<std::string>{"mine.py", "shim.py"}));  // no temporary file left
+  fs::remove_all(d);
+}

@@ -20,10 +20,16 @@ bool passes_listed_value(const PythonAnalysis& a, const python::CallArg& arg, co
   return value && std::find(values.begin(), values.end(), *value) != values.end();
 }
 
+// The argument is one token spelled as one of `defaults` (`None`, `0.0`): the call asks for nothing the
+// callee would not do without it.
+bool passes_default(const PythonAnalysis& a, const python::CallArg& arg, const std::vector<std::string>& defaults) {
+  return arg.first_sig == arg.last_sig && std::find(defaults.begin(), defaults.end(), a.sig_text(arg.first_sig)) != defaults.end();
+}
+
 }  // namespace
 
 KeywordArgMatch KeywordArgMatch::parse(const MatchFields& m) {
-  return {m.strings("names"), m.text("keyword"), m.strings("values")};
+  return {m.strings("names"), m.text("keyword"), m.strings("values"), m.strings("defaults")};
 }
 
 void KeywordArgMatch::add_needles(const RuleCatalog& rules, PythonNeedles& needles) {
@@ -40,7 +46,8 @@ void KeywordArgMatch::match(const MatchContext& c, std::vector<PyMatch>& out) {
       if (std::find(names.begin(), names.end(), ref.qualified) == names.end()) continue;
       auto args = python::call_arguments(a.view, ref.call_open_sig);
       const auto* arg = python::find_keyword(args, r->params<KeywordArgMatch>().keyword);
-      if (arg && passes_listed_value(a, *arg, r->params<KeywordArgMatch>().values)) {
+      if (arg && passes_listed_value(a, *arg, r->params<KeywordArgMatch>().values) &&
+          !passes_default(a, *arg, r->params<KeywordArgMatch>().defaults)) {
         PyMatch m;
         m.rule = r;
         m.first_tok = a.view.sig[arg->keyword_sig];

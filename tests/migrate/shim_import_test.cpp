@@ -1,0 +1,110 @@
+// Imports redirected to a shim module (rules/kinds/shim_import.h), on the spellings the rule examples
+// do not show: where a split import cannot go on a line of its own, CRLF files, the package forms,
+// a shim blocked in the file's directory, and what `import torch_npu` insertion makes of a file
+// whose only change is a redirect. Expected texts are written out by hand.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "migrate/python_rewriter.h"
+#include "rules/catalog.h"
+
+namespace {
+
+using banjia::migrate::FileRewrite;
+using banjia::rules::FileDirectory;
+
+FileRewrite migrate(const std::string& src, const FileDirectory* dir = nullptr, bool insert_import = false) {
+  banjia::migrate::RewriteOptions o;
+  o.insert_import = insert_import;
+  return banjia::migrate::rewrite_python(src, "t.py", banjia::rules::RuleCatalog::builtin(), o, nullptr, dir);
+}
+
+std::vector<std::string> leftover_rules(const FileRewrite& fr) {
+  std::vector<std::string> out;
+  for (const auto& f : fr.leftovers) out.push_back(f.rule);
+  return out;
+}
+
+const std::string* leftover_message(const FileRewrite& fr, std::string_view rule) {
+  for (const auto& f : fr.leftovers)
+    if (f.rule == rule) return &f.message;
+  return nullptr;
+}
+
+TEST(ShimImport, ASplitNeedsTheStatementToStartItsLine) {
+  const std::string src = "if ok: from flash_attn import flash_attn_func, flash_attn_with_kvcache\n";
+  const FileRewrite fr = migrate(src);
+  EXPECT_EQ(fr.rewritten, src);
+  ASSERT_TRUE(leftover_message(fr, "flash-attn-shim"));
+  EXPECT_TRUE(leftover_message(fr, "flash-attn-shim")->starts_with("this import also names what flash_attn_npu does not provide"));
+  EXPECT_TRUE(fr.shims.empty());
+  // a whole redirect needs no line of its own
+  EXPECT_EQ(migrate("if ok: from flash_attn import flash_attn_func\n").rewritten, "if ok: from flash_attn_npu import flash_attn_func\n");
+}
+
+TEST(ShimImport, ASplitKeepsTheFilesLineEndingsAndIndentation) {
+  const FileRewrite fr = migrate("def f():\r\n\tfrom flash_attn import flash_attn_with_kvcache, flash_attn_func\r\n\treturn 1\r\n");
+  EXPECT_EQ(fr.rewritten, "def f():\r\n\tfrom flash_attn_npu import flash_attn_func\r\n\tfrom flash_attn import flash_attn_with_kvcache\r\n\treturn 1\r\n");
+  EXPECT_EQ(fr.shims, std::vector<std::string>{"flash_attn_npu"});
+}
+
+TEST(ShimImport, InAPackageTheShimIsImportedRelatively) {
+  FileDirectory package;
+  package.is_package = true;
+  EXPECT_EQ(migrate("from flash_attn.layers.rotary import apply_rotary_emb\n", &package).rewritten,
+            "from .flash_attn_npu import apply_rotary_emb\n");
+  EXPECT_EQ(migrate("def f():\n    import xformers.ops as xops\n    return xops.SwiGLU\n", &package).rewritten,
+            "def f():\n    from . import xformers_npu as xops\n    return xops.SwiGLU\n");
+  EXPECT_EQ(migrate("from flash_attn import flash_attn_with_kvcache, flash_attn_func\n", &package).rewritten,
+            "from .flash_attn_npu import flash_attn_func\nfrom flash_attn import flash_attn_with_kvcache\n");
+  // `from . import` takes one module: a statement importing others too stays, and says why
+  const FileRewrite fr = migrate("import os, xformers.ops as xops\n", &package);
+  EXPECT_EQ(fr.rewritten, "import os, xformers.ops as xops\n");
+  ASSERT_TRUE(leftover_message(fr, "xformers-shim"));
+  EXPECT_TRUE(leftover_message(fr, "xformers-shim")->starts_with("this statement imports other modules too"));
+  // in a script's directory the module name is replaced where it stands
+  EXPECT_EQ(migrate("import os, xformers.ops as xops\n").rewritten, "import os, xformers_npu as xops\n");
+}
+
+TEST(ShimImport, AModuleImportStaysWhereTheModuleItselfIsUsed) {
+  const FileRewrite fr = migrate("import flash_attn\nprint(flash_attn)\n");
+  EXPECT_EQ(fr.rewritten, "import flash_attn\nprint(flash_attn)\n");
+  ASSERT_TRUE(leftover_message(fr, "flash-attn-shim"));
+  EXPECT_EQ(*leftover_message(fr, "flash-attn-shim"),
+            "`flash_attn` is used as a module on line 2, not only for names flash_attn_npu provides; the import stays");
+  // `import a.b` binds `a`: not redirected
+  const FileRewrite dotted = migrate("import xformers.ops\nxformers.ops.SwiGLU(1, 2)\n");
+  EXPECT_EQ(dotted.rewritten, "import xformers.ops\nxformers.ops.SwiGLU(1, 2)\n");
+  EXPECT_TRUE(leftover_message(dotted, "xformers-shim")->starts_with("`import xformers.ops` binds `xformers`"));
+}
+
+TEST(ShimImport, ABlockedShimKeepsTheImportAndTheLibrarysFindings) {
+  FileDirectory dir;
+  dir.blocked_shims.emplace_back("apex_npu", "apex_npu.py exists and is not banjia's shim");
+  const std::string src = "from apex.optimizers import FusedAdam\nopt = FusedAdam(params)\n";
+  const FileRewrite fr = migrate(src, &dir);
+  EXPECT_EQ(fr.rewritten, src);
+  EXPECT_TRUE(fr.shims.empty());
+  EXPECT_EQ(leftover_rules(fr), (std::vector<std::string>{"apex-shim", "apex-fused-optimizer"}));
+  EXPECT_EQ(*leftover_message(fr, "apex-shim"),
+            "apex_npu.py exists and is not banjia's shim: the import is not redirected to apex_npu");
+  // another shim of the same file is still written
+  const FileRewrite both = migrate(src + "from flash_attn import flash_attn_func\n", &dir);
+  EXPECT_EQ(both.shims, std::vector<std::string>{"flash_attn_npu"});
+}
+
+TEST(ShimImport, ARedirectAloneInsertsNoTorchNpuImport) {
+  EXPECT_EQ(migrate("import torch\nfrom flash_attn import flash_attn_func\n", nullptr, true).rewritten,
+            "import torch\nfrom flash_attn_npu import flash_attn_func\n");
+  EXPECT_EQ(migrate("import torch\nfrom flash_attn import flash_attn_func\nx = torch.ones(1).cuda()\n", nullptr, true).rewritten,
+            "import torch\nimport torch_npu\nfrom flash_attn_npu import flash_attn_func\nx = torch.ones(1).npu()\n");
+}
+
+TEST(ShimImport, AChecksGpuBranchIsRewrittenOnceItsImportIsRedirected) {
+  // The CUDA check selected only a flash_attn import the shim now provides: nothing CUDA is left in it.
+  EXPECT_EQ(migrate("import torch\nif torch.cuda.is_available():\n    from flash_attn import flash_attn_func\n").rewritten,
+            "import torch\nif torch.npu.is_available():\n    from flash_attn_npu import flash_attn_func\n");
+}
+
+}  // namespace
