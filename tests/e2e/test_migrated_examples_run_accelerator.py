@@ -117,8 +117,13 @@ def test_cifar_ddp_migrates_to_code_that_compiles(banjia_bin, tmp_path):
     assert r.returncode == 0, r.stderr
     sources = list(out.rglob("*.py"))
     assert sources
+    shims = {p.name: p.read_bytes() for p in (REPO / "data" / "shims").glob("*.py")}
     for path in sources:
         py_compile.compile(str(path), doraise=True)
+        # A kernel shim (data/shims) imports torch_npu inside its npu branch only, where tensors are on an
+        # NPU and torch_npu is loaded anyway; the program's own code never names it.
+        if shims.get(path.name) == path.read_bytes():
+            continue
         assert "torch_npu" not in imported_modules(path)
     again = subprocess.run([banjia_bin, "migrate", str(out), "--check", "--target", "accelerator"],
                            capture_output=True, text=True, timeout=300)
