@@ -43,6 +43,19 @@ class CorpusEntry:
     kind: str
 
 
+# Kernel libraries whose imports migrate redirects to a shim it writes (data/shims); their import and
+# call sites are counted again in the migrated tree, by the same oracle.
+THIRD_PARTY = ("flash_attn", "xformers", "apex")
+SHIM_FILES = {p.name for p in (pathlib.Path(__file__).resolve().parent.parent / "data" / "shims").glob("*.py")}
+
+
+def third_party_sites(root: pathlib.Path) -> collections.Counter[str]:
+    """Import and call sites of THIRD_PARTY families under root, per family; banjia's shims not counted."""
+    return collections.Counter(s.family for s in modern_sites.find_sites(root)
+                               if s.family in THIRD_PARTY and s.kind in ("import", "call")
+                               and pathlib.PurePosixPath(s.file).name not in SHIM_FILES)
+
+
 def read_corpus(path: pathlib.Path) -> list[CorpusEntry]:
     entries = []
     for line in path.read_text().splitlines():
@@ -105,6 +118,8 @@ def measure_repo(entry: CorpusEntry, src: pathlib.Path, banjia: str, runs: int, 
         summary = json.loads(report.read_text())["summary"]
         t0 = time.perf_counter()
         harmful, changed = harmful_edits.tree_harm(src, out)
+        if target == "npu":
+            third_party = {"before": dict(third_party_sites(src)), "after": dict(third_party_sites(out))}
         timings[f"migrate_{target}_s"] = round(wall, 4)
         timings[f"harm_oracle_{target}_s"] = round(time.perf_counter() - t0, 3)
         migrate[target] = {
@@ -124,6 +139,7 @@ def measure_repo(entry: CorpusEntry, src: pathlib.Path, banjia: str, runs: int, 
         "sites": {"total": len(sites), "without_finding": len(missing), "by_family": dict(sorted(by_family.items()))},
         "sites_without_finding": [dataclasses.asdict(m) for m in missing],
         "migrate": migrate,
+        "third_party": third_party,
         "timings": timings,
     }
 
@@ -185,7 +201,28 @@ def render(results: list[dict[str, Any]], unavailable: list[tuple[CorpusEntry, s
     print()
     print(table(["family", "sites", "without a finding", "without, %", "without a finding, by kind", "repositories"], fam_rows))
     print()
+    render_third_party(results)
     render_details(results, args.details)
+
+
+def render_third_party(results: list[dict[str, Any]]) -> None:
+    rows: list[Sequence[object]] = []
+    for fam in THIRD_PARTY:
+        before = sum(r["third_party"]["before"].get(fam, 0) for r in results)
+        after = sum(r["third_party"]["after"].get(fam, 0) for r in results)
+        repos = ", ".join(f"{r['name']} {r['third_party']['after'].get(fam, 0)}/{r['third_party']['before'][fam]}"
+                          for r in results if r["third_party"]["before"].get(fam))
+        rows.append((f"`{fam}`", before, before - after, pct(before - after, before), after, repos or "—"))
+    print("### Third-party kernel sites migrated automatically (target npu)")
+    print()
+    print("Import and call sites of each library (bench/modern_sites.py), counted in the original tree and again in "
+          "the tree `banjia migrate -o OUT` wrote, banjia's shim modules left out: a site migrated is one that no "
+          "longer reaches the library (its import now names the shim). `attn_implementation` strings are not counted "
+          "here (advisory: transformers maps them on the NPU).")
+    print()
+    print(table(["library", "import and call sites", "migrated automatically", "automatic %", "left",
+                 "left / sites, per repository"], rows))
+    print()
 
 
 def render_details(results: list[dict[str, Any]], limit: int) -> None:

@@ -15,12 +15,15 @@ namespace banjia {
 namespace fs = std::filesystem;
 
 bool is_skipped_directory(std::string_view name) {
-  static constexpr std::array<std::string_view, 19> kSkip = {
+  // .vscode and .idea hold the editor's settings (JSON with comments), not the program's configuration.
+  static constexpr std::array<std::string_view, 21> kSkip = {
       ".git", ".hg", ".svn", "__pycache__", "build", "dist", ".venv", "venv", "env", ".env",
       ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules", "site-packages",
-      ".eggs", ".ipynb_checkpoints"};
+      ".eggs", ".ipynb_checkpoints", ".vscode", ".idea"};
   return std::find(kSkip.begin(), kSkip.end(), name) != kSkip.end() || name.ends_with(".egg-info");
 }
+
+bool is_editor_settings_directory(std::string_view name) { return name == ".vscode" || name == ".idea"; }
 
 bool glob_match(std::string_view pattern, std::string_view path) {
   std::string p(pattern), s(path);

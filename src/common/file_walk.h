@@ -37,6 +37,9 @@ struct WalkResult {
 
 // Directory names never descended into.
 bool is_skipped_directory(std::string_view name);
+// An editor's settings directory (.vscode, .idea): its JSON-with-comments files are the editor's, not
+// the program's configuration.
+bool is_editor_settings_directory(std::string_view name);
 
 // fnmatch-style glob (with ** matching across '/').
 bool glob_match(std::string_view pattern, std::string_view path);

@@ -27,6 +27,7 @@ const char* kind_of(mode_t mode) {
 struct Walk {
   const std::vector<std::string>& globs;
   SourceTree& out;
+  bool in_editor_settings = false;  // below a .vscode or .idea directory
 
   bool excluded(const std::string& rel, const std::string& name) const {
     for (const auto& g : globs)
@@ -72,7 +73,11 @@ struct Walk {
         out.problems.push_back({rel, std::string("cannot read directory: ") + std::strerror(errno)});
         return;
       }
+      // An editor's settings are copied as they are, never read as the program's configuration.
+      const bool was_editor = in_editor_settings;
+      in_editor_settings = was_editor || is_editor_settings_directory(name);
       directory(fd, path, rel);
+      in_editor_settings = was_editor;
       return;
     }
     if (S_ISREG(st.st_mode) && is_banjia_temp_name(name)) {
@@ -82,7 +87,7 @@ struct Walk {
     SourceEntry e;
     e.path = path;
     e.relative = rel;
-    e.excluded = skip;
+    e.excluded = skip || in_editor_settings;
     if (S_ISLNK(st.st_mode)) e.type = SourceEntry::Type::symlink;
     else if (!S_ISREG(st.st_mode)) e.type = SourceEntry::Type::other, e.other_kind = kind_of(st.st_mode);
     out.entries.push_back(std::move(e));

@@ -202,3 +202,20 @@ def test_bad_and_oversized_configs_are_per_file_statuses(run, tmp_path):
     assert by_file["ok.yaml"] == {"config-device"}
     assert doc["summary"]["files"]["errors"] == 3 and doc["summary"]["files"]["skipped"] == 1
     assert doc["summary"]["total"] == 1  # statuses are not uses
+
+
+def test_editor_settings_are_copied_never_read(run, tmp_path):
+    # VS Code's settings are JSON with comments (not JSON) and configure the editor, not the program.
+    src = tmp_path / "proj"
+    settings = '{\n  // the interpreter\n  "python.defaultInterpreterPath": "cuda",\n  "device": "cuda",\n}\n'
+    for d in (".vscode", ".idea"):
+        (src / d).mkdir(parents=True)
+        (src / d / "settings.json").write_text(settings)
+    (src / "train.yaml").write_text("device: cuda\n")
+    doc = scan_json(run, src)
+    assert {pathlib.Path(f["file"]).name for f in doc["findings"]} == {"train.yaml"}
+    r = run("migrate", src, "-o", tmp_path / "out")
+    assert r.returncode == 0, r.stderr
+    for d in (".vscode", ".idea"):
+        assert (tmp_path / "out" / d / "settings.json").read_text() == settings
+    assert (tmp_path / "out" / "train.yaml").read_text() == "device: npu\n"
