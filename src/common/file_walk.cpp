@@ -15,15 +15,17 @@ namespace banjia {
 namespace fs = std::filesystem;
 
 bool is_skipped_directory(std::string_view name) {
-  // .vscode and .idea hold the editor's settings (JSON with comments), not the program's configuration.
-  static constexpr std::array<std::string_view, 21> kSkip = {
+  // .vscode, .idea and .devcontainer hold the editor's settings (JSON with comments), not the program's configuration.
+  static constexpr std::array<std::string_view, 22> kSkip = {
       ".git", ".hg", ".svn", "__pycache__", "build", "dist", ".venv", "venv", "env", ".env",
       ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules", "site-packages",
-      ".eggs", ".ipynb_checkpoints", ".vscode", ".idea"};
+      ".eggs", ".ipynb_checkpoints", ".vscode", ".idea", ".devcontainer"};
   return std::find(kSkip.begin(), kSkip.end(), name) != kSkip.end() || name.ends_with(".egg-info");
 }
 
-bool is_editor_settings_directory(std::string_view name) { return name == ".vscode" || name == ".idea"; }
+bool is_editor_settings_directory(std::string_view name) {
+  return name == ".vscode" || name == ".idea" || name == ".devcontainer";
+}
 
 bool glob_match(std::string_view pattern, std::string_view path) {
   std::string p(pattern), s(path);

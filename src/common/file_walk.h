@@ -37,7 +37,7 @@ struct WalkResult {
 
 // Directory names never descended into.
 bool is_skipped_directory(std::string_view name);
-// An editor's settings directory (.vscode, .idea): its JSON-with-comments files are the editor's, not
+// An editor's settings directory (.vscode, .idea, .devcontainer): its JSON-with-comments files are the editor's, not
 // the program's configuration.
 bool is_editor_settings_directory(std::string_view name);
 

@@ -2,6 +2,9 @@
 // each string's offset is where its quote stands in the file.
 #include <simdjson.h>
 
+#include <algorithm>
+#include <string>
+
 #include "common/errors.h"
 #include "rules/config_document.h"
 
@@ -19,7 +22,12 @@ class JsonReader {
     // On-Demand validates only what it visits and not what follows the top-level value: the DOM
     // parser checks the whole document first.
     simdjson::dom::parser validator;
-    check(validator.parse(padded_).error());
+    simdjson::error_code valid = validator.parse(padded_).error();
+    // JSON allows integers of any size (tokenizer configs hold 1000000000000000019884624838656); this
+    // simdjson's DOM refuses those past 64 bits. Only tokens are read here, never numbers' values, so
+    // such a document is validated with its long integers written as 0.
+    if (valid == simdjson::NUMBER_ERROR) valid = validator.parse(simdjson::padded_string(without_long_integers(text_))).error();
+    check(valid);
     od::document doc;
     check(parser_.iterate(padded_).get(doc));
     od::value root;
@@ -33,6 +41,34 @@ class JsonReader {
     if (e == simdjson::SUCCESS) return;
     // On-Demand reports where it stopped only through the document; the message names the problem.
     throw InputError(display_, std::string("JSON error: ") + simdjson::error_message(e));
+  }
+
+  // `text` with each integer token of more than 19 digits outside strings replaced by 0.
+  static std::string without_long_integers(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    bool in_string = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      if (in_string) {
+        out += c;
+        if (c == '\\' && i + 1 < text.size()) out += text[++i];
+        else if (c == '"') in_string = false;
+        continue;
+      }
+      if (c == '"') in_string = true;
+      size_t end = i;
+      while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+      const bool integer = end == text.size() || std::string_view(".eE").find(text[end]) == std::string_view::npos;
+      if (end - i > 19 && integer) {
+        out += '0';
+        i = end - 1;
+      } else {
+        out.append(text.substr(i, std::max<size_t>(end - i, 1)));
+        if (end > i) i = end - 1;
+      }
+    }
+    return out;
   }
 
   size_t offset(const char* p) const { return static_cast<size_t>(p - padded_.data()); }

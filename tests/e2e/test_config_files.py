@@ -208,7 +208,7 @@ def test_editor_settings_are_copied_never_read(run, tmp_path):
     # VS Code's settings are JSON with comments (not JSON) and configure the editor, not the program.
     src = tmp_path / "proj"
     settings = '{\n  // the interpreter\n  "python.defaultInterpreterPath": "cuda",\n  "device": "cuda",\n}\n'
-    for d in (".vscode", ".idea"):
+    for d in (".vscode", ".idea", ".devcontainer"):
         (src / d).mkdir(parents=True)
         (src / d / "settings.json").write_text(settings)
     (src / "train.yaml").write_text("device: cuda\n")
@@ -216,6 +216,18 @@ def test_editor_settings_are_copied_never_read(run, tmp_path):
     assert {pathlib.Path(f["file"]).name for f in doc["findings"]} == {"train.yaml"}
     r = run("migrate", src, "-o", tmp_path / "out")
     assert r.returncode == 0, r.stderr
-    for d in (".vscode", ".idea"):
+    for d in (".vscode", ".idea", ".devcontainer"):
         assert (tmp_path / "out" / d / "settings.json").read_text() == settings
     assert (tmp_path / "out" / "train.yaml").read_text() == "device: npu\n"
+
+
+def test_integers_past_64_bits_are_json(run, tmp_path):
+    # RFC 8259 puts no limit on a number's digits; transformers writes this model_max_length.
+    text = '{"model_max_length": 1000000000000000019884624838656, "name": "12345678901234567890123", "device": "cuda"}'
+    assert json.loads(text)["model_max_length"] > 2**64
+    (tmp_path / "tokenizer_config.json").write_text(text)
+    doc = scan_json(run, tmp_path)
+    assert [f["rule"] for f in doc["findings"]] == ["config-device"]
+    r = run("migrate", tmp_path, "-o", tmp_path.parent / "out-bigint")
+    assert r.returncode == 0, r.stderr
+    assert json.loads((tmp_path.parent / "out-bigint" / "tokenizer_config.json").read_text())["device"] == "npu"
