@@ -18,7 +18,7 @@ cmake --build build -j "$(nproc)" --target banjia >&2
 B=$PWD/build/src/banjia
 
 echo "== 1. migrate examples/cifar_ddp"
-rm -rf build/cifar_ddp-npu build/npu_sim-npu build/llm_modern-npu
+rm -rf build/cifar_ddp-npu build/npu_sim-npu build/llm_modern-npu build/llm_kernels-npu
 "$B" migrate examples/cifar_ddp -o build/cifar_ddp-npu --diff --report build/cifar_ddp-npu.changes.json 2>&1
 
 echo
@@ -44,6 +44,16 @@ if log=$(cd build/llm_modern-npu && PYTHONPATH="$OLDPWD/python" "$OLDPWD/.venv/b
 else
   failed=1
   echo "  FAIL  llm_modern:"
+  grep -E '^banjia npu_sim:|Error' <<<"$log" | tail -5 | sed 's/^/    /'
+fi
+echo
+echo "== 4. migrate examples/llm_kernels (flash-attn, xformers, apex: redirected to shims), then train it on the simulated NPU"
+"$B" migrate examples/llm_kernels -o build/llm_kernels-npu 2>&1 | grep -E '^banjia migrate|^  shim modules|_npu\.py  \('
+if log=$(cd build/llm_kernels-npu && PYTHONPATH="$OLDPWD/python" "$OLDPWD/.venv/bin/python" -m banjia.npu_sim train.py 2>&1); then
+  grep -E '^step |^banjia npu_sim:' <<<"$log" | sed 's/^/  /'
+else
+  failed=1
+  echo "  FAIL  llm_kernels:"
   grep -E '^banjia npu_sim:|Error' <<<"$log" | tail -5 | sed 's/^/    /'
 fi
 exit $failed
