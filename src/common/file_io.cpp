@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "common/errors.h"
+#include "common/unique_fd.h"
 
 namespace banjia {
 namespace fs = std::filesystem;
@@ -23,11 +24,6 @@ std::optional<size_t> g_fail_after;
 
 std::string errno_text(int err) { return std::strerror(err); }
 
-// Closes the fd on scope exit.
-struct Fd {
-  int fd = -1;
-  ~Fd() { if (fd >= 0) ::close(fd); }
-};
 }  // namespace
 
 void set_write_failure_after_bytes_for_testing(std::optional<size_t> bytes) { g_fail_after = bytes; }
@@ -85,7 +81,7 @@ struct ReadLimits {
 // EOF; a file that grew since fstat, or a pipe / procfs file reporting size 0, still reads whole, up
 // to the limit.
 size_t read_whole_file(const fs::path& path, std::string& buf, const ReadLimits& limits) {
-  Fd f;
+  UniqueFd f;
   // O_NONBLOCK: opening a FIFO with no writer would wait for one, forever.
   f.fd = path == "-" ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (f.fd < 0) throw InputError(path.string(), "cannot open: " + errno_text(errno));
@@ -204,7 +200,7 @@ void replace_file_atomic(const fs::path& given, std::string_view data, std::opti
   if (exists && !S_ISREG(st.st_mode)) {
     // A device, FIFO or socket (`-o /dev/null`, `-o /dev/stderr` on a terminal): there is no file to
     // replace, and renaming over it would replace the device node itself. Write into it.
-    Fd f;
+    UniqueFd f;
     f.fd = ::open(given.c_str(), O_WRONLY | O_CLOEXEC);
     if (f.fd < 0) throw InputError(target, "cannot open for writing: " + errno_text(errno));
     if (!write_all_to_fd(f.fd, data)) throw InputError(target, "write failed: " + errno_text(errno));
@@ -224,11 +220,11 @@ void replace_file_atomic(const fs::path& given, std::string_view data, std::opti
   fs::path dir = path.parent_path();
   if (dir.empty()) dir = ".";
   const std::string name = path.filename().string();
-  Fd d;
+  UniqueFd d;
   d.fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (d.fd < 0) throw InputError(target, "cannot open its directory: " + errno_text(errno));
   std::string temp;
-  Fd f;
+  UniqueFd f;
   f.fd = create_temp_at(d.fd, name, temp);
   if (f.fd < 0) throw InputError(target, "cannot create temporary file: " + errno_text(errno));
   auto fail = [&](const std::string& what, int err) {
@@ -245,7 +241,7 @@ void replace_file_atomic(const fs::path& given, std::string_view data, std::opti
 }
 
 void sync_filesystem(const fs::path& path) {
-  Fd f;
+  UniqueFd f;
   f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (f.fd < 0) throw InputError(path.string(), "cannot open: " + errno_text(errno));
   if (::syncfs(f.fd) != 0) throw InputError(path.string(), "sync failed: " + errno_text(errno));

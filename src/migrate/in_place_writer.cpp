@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "common/file_io.h"
+#include "common/unique_fd.h"
 
 namespace banjia::migrate {
 namespace fs = std::filesystem;
@@ -18,13 +19,6 @@ namespace {
 
 std::string errno_text(int err) { return std::strerror(err); }
 
-struct Fd {
-  int fd = -1;
-  explicit Fd(int f = -1) : fd(f) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { if (fd >= 0) ::close(fd); }
-};
 
 // Whether the open file `fd` holds exactly `expected` (and nothing after it).
 bool holds_exactly(int fd, std::string_view expected) {
@@ -51,7 +45,7 @@ struct Observed {
 
 Observed observe(int dirfd, const std::string& name, const FileIdentity& read_as, std::string_view original) {
   Observed o;
-  Fd f(::openat(dirfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  UniqueFd f(::openat(dirfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   if (f.fd < 0) {
     if (errno == ENOENT) o.now = Now::deleted;
     else if (errno != ELOOP) o.problem = "cannot open: " + errno_text(errno);
@@ -91,7 +85,7 @@ class WriteLease {
   // no lease, the file system gives none that mean anything, and `name` is not tried.
   std::string take(int dirfd, const std::string& name, const std::string& probe) {
     {
-      Fd p(::openat(dirfd, probe.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+      UniqueFd p(::openat(dirfd, probe.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
       if (p.fd < 0 || ::fcntl(p.fd, F_SETLEASE, F_WRLCK) != 0) return "";
       ::fcntl(p.fd, F_SETLEASE, F_UNLCK);
     }
@@ -116,7 +110,7 @@ class WriteLease {
   bool intact() const { return ::fcntl(fd_.fd, F_GETLEASE) == F_WRLCK; }
 
  private:
-  Fd fd_;
+  UniqueFd fd_;
   bool held_ = false;
 };
 
@@ -137,7 +131,7 @@ bool leased_file_is_as_read(const WriteLease& lease, int dirfd, const std::strin
 std::string write_temp(int dirfd, std::string_view for_name, std::string_view data, const struct stat& like,
                        std::string& problem) {
   std::string name;
-  Fd f(create_temp_at(dirfd, for_name, name));
+  UniqueFd f(create_temp_at(dirfd, for_name, name));
   if (f.fd < 0) {
     problem = "cannot create a temporary file: " + errno_text(errno);
     return "";
@@ -164,7 +158,7 @@ std::string write_temp(int dirfd, std::string_view for_name, std::string_view da
 std::string InPlaceWriter::replace(const InPlaceTarget& t) {
   const std::string dir = t.path.has_parent_path() ? t.path.parent_path().string() : ".";
   const std::string name = t.path.filename().string();
-  Fd d(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  UniqueFd d(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (d.fd < 0) return "cannot open its directory: " + errno_text(errno);
   auto not_as_read = [](const Observed& o) {
     if (!o.problem.empty()) return o.problem + "; left as it is";
@@ -184,7 +178,7 @@ std::string InPlaceWriter::replace(const InPlaceTarget& t) {
                          "--backup-suffix; left as it is", kMaxNameBytes);
     struct stat bst{};
     if (::fstatat(d.fd, backup.c_str(), &bst, AT_SYMLINK_NOFOLLOW) == 0) {
-      Fd b(S_ISREG(bst.st_mode) ? ::openat(d.fd, backup.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1);
+      UniqueFd b(S_ISREG(bst.st_mode) ? ::openat(d.fd, backup.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1);
       // A byte-identical copy (a killed run's backup of this very file, or the user's own) loses
       // nothing when kept as the backup; anything else may be the only copy of an original.
       if (b.fd < 0 || !holds_exactly(b.fd, t.original))
@@ -260,10 +254,10 @@ std::string InPlaceWriter::replace(const InPlaceTarget& t) {
 std::string InPlaceWriter::create(const fs::path& path, std::string_view data) {
   const std::string dir = path.has_parent_path() ? path.parent_path().string() : ".";
   const std::string name = path.filename().string();
-  Fd d(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  UniqueFd d(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (d.fd < 0) return "cannot open its directory: " + errno_text(errno);
   std::string temp;
-  Fd f(create_temp_at(d.fd, name, temp));
+  UniqueFd f(create_temp_at(d.fd, name, temp));
   if (f.fd < 0) return "cannot create a temporary file: " + errno_text(errno);
   auto fail = [&](const std::string& what) {
     ::unlinkat(d.fd, temp.c_str(), 0);
@@ -279,7 +273,7 @@ std::string InPlaceWriter::create(const fs::path& path, std::string_view data) {
     const int err = errno;
     if (err != EEXIST) return fail("cannot create it: " + errno_text(err));
     // Something took the name since the run looked: only the very same bytes are fine.
-    Fd existing(::openat(d.fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    UniqueFd existing(::openat(d.fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
     struct stat st{};
     const bool same = existing.fd >= 0 && ::fstat(existing.fd, &st) == 0 && S_ISREG(st.st_mode) && holds_exactly(existing.fd, data);
     ::unlinkat(d.fd, temp.c_str(), 0);
@@ -295,7 +289,7 @@ std::vector<std::pair<std::string, std::string>> InPlaceWriter::finish() {
   std::vector<std::pair<std::string, std::string>> problems;
   std::lock_guard lock(dirs_mutex_);
   for (const auto& dir : dirs_) {
-    Fd d(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    UniqueFd d(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (d.fd < 0 || ::fsync(d.fd) != 0) problems.emplace_back(dir, "cannot flush the directory: " + errno_text(errno));
   }
   dirs_.clear();

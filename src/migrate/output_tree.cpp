@@ -8,6 +8,7 @@
 
 #include "common/errors.h"
 #include "common/file_io.h"
+#include "common/unique_fd.h"
 #include "common/safe_paths.h"
 
 namespace banjia::migrate {
@@ -16,13 +17,6 @@ namespace fs = std::filesystem;
 namespace {
 std::string errno_text(int err) { return std::strerror(err); }
 
-struct Fd {
-  int fd = -1;
-  explicit Fd(int f = -1) : fd(f) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { if (fd >= 0) ::close(fd); }
-};
 }  // namespace
 
 OutputTree::OutputTree(const fs::path& root) : root_(root) {
@@ -79,13 +73,13 @@ int OutputTree::open_parent(const std::string& relative, std::string& name) {
 template <class Fill>
 void OutputTree::write_with(const std::string& relative, mode_t mode, bool durable, Fill fill) {
   std::string name;
-  Fd dir(open_parent(relative, name));
+  UniqueFd dir(open_parent(relative, name));
   const std::string shown = (root_ / relative).string();
   struct stat st{};
   if (::fstatat(dir.fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
     throw InputError(shown, "is a directory");
   std::string temp;
-  Fd f(create_temp_at(dir.fd, name, temp));
+  UniqueFd f(create_temp_at(dir.fd, name, temp));
   if (f.fd < 0) throw InputError(shown, "cannot create a temporary file: " + errno_text(errno));
   auto fail = [&](const std::string& what, int err) {
     ::unlinkat(dir.fd, temp.c_str(), 0);
@@ -113,7 +107,7 @@ void OutputTree::write_file(const std::string& relative, std::string_view data, 
 }
 
 void OutputTree::copy_file(const std::string& relative, const fs::path& source, mode_t mode) {
-  Fd in(::open(source.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  UniqueFd in(::open(source.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   struct stat st{};
   if (in.fd < 0 || ::fstat(in.fd, &st) != 0) throw InputError(source.string(), "cannot open: " + errno_text(errno));
   if (!S_ISREG(st.st_mode)) throw InputError(source.string(), "no longer a regular file: not copied");
@@ -146,7 +140,7 @@ void OutputTree::copy_file(const std::string& relative, const fs::path& source, 
 
 void OutputTree::write_symlink(const std::string& relative, const fs::path& target) {
   std::string name;
-  Fd dir(open_parent(relative, name));
+  UniqueFd dir(open_parent(relative, name));
   const std::string shown = (root_ / relative).string();
   std::string temp;
   for (int attempt = 0; attempt < 100; ++attempt) {
