@@ -7,6 +7,7 @@
 #include <cctype>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "python/literals.h"
 #include "rules/blocks.h"
@@ -316,13 +317,19 @@ class Checker {
       const uint32_t rb = static_cast<uint32_t>(a_.view.match[si + 1]);
       if (!a_.sig_is_op(rb + 1, "(") || a_.view.match[rb + 1] < 0) continue;
       const auto args = python::call_arguments(a_.view, rb + 1);
-      std::optional<std::pair<uint32_t, uint32_t>> grid{{si + 2, rb - 1}};
-      if (si + 2 == rb - 1 && a_.sig_is_name(si + 2))
-        grid = assigned_before(a_, blocks_, a_.sig_text(si + 2), statement_of(a_, si));
+      // The grid's tokens: those in the brackets, or a name's assigned value (none when not known). Kept as
+      // two plain values: GCC's -O3 sees an optional pair's second member as maybe uninitialised.
+      uint32_t grid_first = si + 2, grid_last = rb - 1;
+      bool grid_known = true;
+      if (si + 2 == rb - 1 && a_.sig_is_name(si + 2)) {
+        const auto assigned = assigned_before(a_, blocks_, a_.sig_text(si + 2), statement_of(a_, si));
+        grid_known = assigned.has_value();
+        if (grid_known) std::tie(grid_first, grid_last) = *assigned;
+      }
       for (const auto& l : limits_) {
         if (l.check == TritonLimit::Check::keyword && l.names_has("launch")) keywords(l, args, std::string(name) + "[...]");
-        if (l.check != TritonLimit::Check::grid_max || !grid) continue;
-        if (const auto n = grid_programs(a_, grid->first, grid->second); n && *n > l.value)
+        if (l.check != TritonLimit::Check::grid_max || !grid_known) continue;
+        if (const auto n = grid_programs(a_, grid_first, grid_last); n && *n > l.value)
           report(l, si, rb, std::string(name) + "[" + std::string(text_of(a_, si + 2, rb - 1)) + "], " + std::to_string(*n) + " programs");
       }
     }
