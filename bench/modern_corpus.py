@@ -91,8 +91,12 @@ def finding_lines(scan: dict[str, Any], root: pathlib.Path) -> dict[str, list[tu
 
 
 def has_finding(site: Site, spans: dict[str, list[tuple[int, int]]]) -> bool:
-    """A finding of the site's file whose lines meet the site's (one line, or an import statement's)."""
-    return any(first <= site.end_line and site.line <= last for first, last in spans.get(site.file, ()))
+    """A finding of the site's file whose lines meet the site's (one line, or an import statement's); for a
+    call, also one on the import statement that bound the name it calls through (a finding there, such as
+    a redirect to a shim, speaks for every use of the names the import binds)."""
+    def meets(first: int, last: int) -> bool:
+        return any(a <= last and first <= b for a, b in spans.get(site.file, ()))
+    return meets(site.line, site.end_line) or (site.import_span != (0, 0) and meets(*site.import_span))
 
 
 def measure_repo(entry: CorpusEntry, src: pathlib.Path, banjia: str, runs: int, tmp: pathlib.Path) -> dict[str, Any]:
@@ -163,7 +167,8 @@ def render(results: list[dict[str, Any]], unavailable: list[tuple[CorpusEntry, s
     print("Measured commands, per repository at its pinned commit: `banjia scan SRC --format json`, "
           "`banjia migrate SRC -o OUT --report R.json --target npu|accelerator` (each writes a migrated copy). "
           "Modern sites: bench/modern_sites.py (ast and regular expressions, no banjia); a site has a finding when "
-          "a scan finding of the same file spans its line (any line of a multi-line import statement). Harmful "
+          "a scan finding of the same file spans its line (any line of a multi-line import statement), or, for a call, the "
+          "import statement that bound the name it calls through. Harmful "
           "automatic edits: bench/harmful_edits.py over the original and the migrated tree (difflib and ast, not "
           "banjia's report), counted as distinct lines.")
     print()

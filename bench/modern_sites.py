@@ -34,6 +34,8 @@ class Site:
     # Last line of the site: an import statement's (`from flash_attn import (\n  flash_attn_func,\n)`
     # names its module on the first line and what it takes on the next ones); else the line itself.
     end_line: int = 0
+    # A call's: the lines of the import statement that bound the name it calls through (0, 0: none).
+    import_span: tuple[int, int] = (0, 0)
 
     def __post_init__(self) -> None:
         if self.end_line < self.line:
@@ -139,18 +141,29 @@ class _Imports:
 
     def __init__(self, tree: ast.Module) -> None:
         self.names: dict[str, str] = {}
+        self.spans: dict[str, tuple[int, int]] = {}  # local name -> its import statement's lines
         for node in ast.walk(tree):
+            span = (node.lineno, getattr(node, "end_lineno", None) or node.lineno) if isinstance(node, ast.stmt) else (0, 0)
             if isinstance(node, ast.Import):
                 for a in node.names:
                     if a.asname:
                         self.names[a.asname] = a.name
+                        self.spans[a.asname] = span
                     else:
                         top = a.name.split(".")[0]
                         self.names.setdefault(top, top)
+                        self.spans.setdefault(top, span)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 for a in node.names:
                     if a.name != "*":
                         self.names[a.asname or a.name] = f"{node.module}.{a.name}"
+                        self.spans[a.asname or a.name] = span
+
+    def span_of(self, node: ast.expr) -> tuple[int, int]:
+        """The import statement's lines of the name an expression starts with."""
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        return self.spans.get(node.id, (0, 0)) if isinstance(node, ast.Name) else (0, 0)
 
     def qualify(self, node: ast.expr) -> Optional[str]:
         if isinstance(node, ast.Name):
@@ -257,7 +270,7 @@ def python_sites(rel: str, source: bytes, local: set[str]) -> list[Site]:
             name = imports.qualify(node.func)
             family = _family_of_name(name, for_call=True) if name else None
             if family and not (family == "kernels_hub" and "kernels" in local):
-                found.add(Site(family, rel, node.lineno, "call", name or ""))
+                found.add(Site(family, rel, node.lineno, "call", name or "", import_span=imports.span_of(node.func)))
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
             name = imports.qualify(node)
             family = _family_of_name(name, for_call=False) if name else None
