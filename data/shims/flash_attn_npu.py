@@ -31,6 +31,7 @@ max_seqlen_in_batch, seqused). Code written for flash-attn <= 2.6 unpacks 4: tak
 from __future__ import annotations
 
 import math
+import types
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import torch
@@ -40,7 +41,7 @@ __all__ = [
     "flash_attn_func", "flash_attn_varlen_func", "flash_attn_qkvpacked_func", "flash_attn_kvpacked_func",
     "flash_attn_varlen_qkvpacked_func", "flash_attn_varlen_kvpacked_func", "pad_input", "unpad_input",
     "index_first_axis", "apply_rotary_emb", "RotaryEmbedding", "rms_norm", "RMSNorm", "rms_norm_fn",
-    "layer_norm_fn", "CrossEntropyLoss",
+    "layer_norm_fn", "CrossEntropyLoss", "bert_padding",
 ]
 
 Tensor = torch.Tensor
@@ -530,3 +531,7 @@ class CrossEntropyLoss(torch.nn.Module):
         elif self.reduction == "sum":
             loss, z_loss = loss.sum(), z_loss.sum()
         return (loss, z_loss) if self.return_z_loss else loss
+
+
+# `from flash_attn import bert_padding`: the submodule's three functions, read as its attributes.
+bert_padding = types.SimpleNamespace(pad_input=pad_input, unpad_input=unpad_input, index_first_axis=index_first_axis)

@@ -275,3 +275,21 @@ def test_a_binary_away_from_the_source_tree_writes_the_shims(banjia_bin, tmp_pat
     assert files_of(tmp_path / "out") == {"train.py": b"import xformers_npu as xops\nmlp = xops.SwiGLU(8, 16)\n",
                                           "xformers_npu.py": shim_bytes("xformers_npu.py")}
     assert files_of(src) == {"train.py": b"import xformers.ops as xops\nmlp = xops.SwiGLU(8, 16)\n"}
+
+
+def test_the_bert_padding_submodule_imported_by_name_is_redirected(run, tmp_path):
+    # `from flash_attn import bert_padding` (nanotron) reads the submodule's functions as attributes.
+    src = write_tree(tmp_path / "src", {"pad.py": (
+        "import torch\nfrom flash_attn import bert_padding\n\n"
+        "x = torch.arange(12.0).reshape(2, 3, 2)\nmask = torch.tensor([[1, 1, 0], [1, 0, 0]])\n"
+        "flat, idx, cu, mx, used = bert_padding.unpad_input(x, mask)\n"
+        "back = bert_padding.pad_input(flat, idx, 2, 3)\n"
+        "print(flat.shape[0], cu.tolist(), mx, bool((back == x * mask.unsqueeze(-1)).all()))\n")})
+    r = run("migrate", src, "-o", tmp_path / "out")
+    assert r.returncode == 0, r.stderr
+    out = tmp_path / "out"
+    assert "from flash_attn_npu import bert_padding" in (out / "pad.py").read_text()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "pad.py"], capture_output=True, text=True, env=env, cwd=out, timeout=120)
+    # 3 kept tokens, sequence ends [0, 2, 3], longest 2, and padding back restores the kept ones.
+    assert done.returncode == 0 and done.stdout.split() == ["3", "[0,", "2,", "3]", "2", "True"], done.stderr
