@@ -238,8 +238,11 @@ MigratePlan plan_migration(const MigrateOptions& o) {
     try {
       bytes = read_file(pf.source_path, rules::kMaxSourceFileBytes, pf.read_as);
     } catch (const InputError& e) {
+      // Found by the walk, gone when read: another program deleted it while this run went on.
+      std::error_code gone_ec;
+      const bool gone = !fs::exists(fs::symlink_status(pf.source_path, gone_ec));
       pf.rewrite.display = pf.relative;
-      pf.rewrite.leftovers.push_back(input_error(pf.relative, e.problem()));
+      pf.rewrite.leftovers.push_back(input_error(pf.relative, gone ? "deleted during the run: not migrated" : e.problem()));
       pf.kind = PlannedFile::Kind::copy;
       return;
     }
