@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """How scan and migrate grow with the findings of one file: files of 100k to 1M lines of CUDA uses
-(the same mix as tests/e2e/test_cost_is_linear.py, which proves the growth linear by counting
-instructions). Wall time is the median of several runs; peak memory is the child's maximum resident
+(tests/e2e/test_cost_is_linear.py proves the growth of this mix linear by counting instructions). Wall time is the median of several runs; peak memory is the child's maximum resident
 set (wait4). `ast.parse` of the same file, in this process, is a stand-in for scale: the least a
 Python-based scanner must do.
 

@@ -91,8 +91,27 @@ class _NpuFused:
             grad.zero_()
 
 
-class FusedAdam(Optimizer):
+class _ApexOptimizer(Optimizer):
+    """What apex's fused optimizers share: zero_grad drops the gradients where set_grad_none says so, and
+    zeroes them in place while a torch_npu fused optimizer (_npu) reads their buffers."""
+
+    set_grad_none: bool
+    _npu: Optional[_NpuFused] = None
+
+    def zero_grad(self, set_to_none: Optional[bool] = None) -> None:
+        if self._npu is not None and self._npu.inner is not None:
+            self._npu.zero_grad(self)
+        elif self.set_grad_none:
+            for p in _with_grads(self):
+                p.grad = None
+        else:
+            super().zero_grad()
+
+
+class FusedAdam(_ApexOptimizer):
     """apex.optimizers.FusedAdam: AdamW by default (adam_w_mode=True), Adam with L2 otherwise."""
+
+    _npu: _NpuFused
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-3, bias_correction: bool = True,
                  betas: Tuple[float, float] = (0.9, 0.999), eps: float = 1e-8, adam_w_mode: bool = True,
@@ -114,15 +133,6 @@ class FusedAdam(Optimizer):
         fused: Optimizer = (torch_npu.optim.NpuFusedAdamW(groups) if self.adam_w_mode
                             else torch_npu.optim.NpuFusedAdam(groups))
         return fused
-
-    def zero_grad(self, set_to_none: Optional[bool] = None) -> None:
-        if self._npu.inner is not None:
-            self._npu.zero_grad(self)
-        elif self.set_grad_none:
-            for p in _with_grads(self):
-                p.grad = None
-        else:
-            super().zero_grad()
 
     @torch.no_grad()
     def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
@@ -161,8 +171,10 @@ class FusedAdam(Optimizer):
         return loss
 
 
-class FusedSGD(Optimizer):
+class FusedSGD(_ApexOptimizer):
     """apex.optimizers.FusedSGD: SGD with momentum; the first step sets the momentum buffer to the gradient."""
+
+    _npu: _NpuFused
 
     def __init__(self, params: Iterable[Any], lr: Any = required, momentum: float = 0, dampening: float = 0,
                  weight_decay: float = 0, nesterov: bool = False, wd_after_momentum: bool = False,
@@ -186,15 +198,6 @@ class FusedSGD(Optimizer):
         torch_npu = _torch_npu()
         fused: Optimizer = torch_npu.optim.NpuFusedSGD(groups)
         return fused
-
-    def zero_grad(self, set_to_none: Optional[bool] = None) -> None:
-        if self._npu.inner is not None:
-            self._npu.zero_grad(self)
-        elif self.set_grad_none:
-            for p in _with_grads(self):
-                p.grad = None
-        else:
-            super().zero_grad()
 
     @torch.no_grad()
     def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
@@ -229,7 +232,7 @@ class FusedSGD(Optimizer):
         return loss
 
 
-class FusedLAMB(Optimizer):
+class FusedLAMB(_ApexOptimizer):
     """apex.optimizers.FusedLAMB: the global gradient norm clipped to max_grad_norm, Adam moments with bias
     correction, the update scaled per tensor by ||w|| / ||update|| where weight_decay != 0 (or use_nvlamb)."""
 
@@ -245,13 +248,6 @@ class FusedLAMB(Optimizer):
         self.adam_w_mode = 1 if adam_w_mode else 0
         self.set_grad_none = set_grad_none
         self.use_nvlamb = use_nvlamb
-
-    def zero_grad(self, set_to_none: Optional[bool] = None) -> None:
-        if self.set_grad_none:
-            for p in _with_grads(self):
-                p.grad = None
-        else:
-            super().zero_grad()
 
     @torch.no_grad()
     def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
