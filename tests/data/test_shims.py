@@ -46,8 +46,10 @@ def top_level_names(tree: ast.Module) -> set[str]:
 
 
 def test_three_libraries_have_shims() -> None:
-    assert sorted(r["rewrite"]["to"] for r in redirect_rules()) == ["apex_npu", "flash_attn_npu", "xformers_npu"]
-    assert sorted(p.name for p in SHIMS.glob("*.py")) == ["apex_npu.py", "flash_attn_npu.py", "xformers_npu.py"]
+    assert sorted(r["rewrite"]["to"] for r in redirect_rules()) == ["apex_amp_npu", "apex_npu", "flash_attn_npu",
+                                                                     "xformers_npu"]
+    assert sorted(p.name for p in SHIMS.glob("*.py")) == ["apex_amp_npu.py", "apex_npu.py", "flash_attn_npu.py",
+                                                          "xformers_npu.py"]
 
 
 @pytest.mark.parametrize("rule", redirect_rules(), ids=lambda r: r["id"])
@@ -80,6 +82,8 @@ def test_the_task_lists_each_module_s_names() -> None:
             "xformers.ops.fmha": {"memory_efficient_attention"},
         },
         "apex-shim": {"apex.optimizers": {"FusedAdam", "FusedLAMB", "FusedSGD"}},
+        "apex-amp-shim": {"apex": {"amp"},
+                          "apex.amp": {"initialize", "scale_loss", "master_params", "state_dict", "load_state_dict"}},
     }
     by_id = {r["id"]: r["match"]["provides"] for r in redirect_rules()}
     for rule, modules in expected.items():

@@ -79,6 +79,25 @@ TEST(ShimImport, AModuleImportStaysWhereTheModuleItselfIsUsed) {
   EXPECT_TRUE(leftover_message(dotted, "xformers-shim")->starts_with("`import xformers.ops` binds `xformers`"));
 }
 
+TEST(ShimImport, ASubmoduleTheShimStandsInForIsCheckedNameByName) {
+  // `amp` is provided for `apex`, and `apex.amp` is a module of the shim: each use reads its names.
+  const FileRewrite top = migrate("import apex\napex.amp.initialize(m)\n");
+  EXPECT_EQ(top.rewritten, "import apex_amp_npu as apex\napex.amp.initialize(m)\n");
+  const FileRewrite deep = migrate("import apex\napex.amp.initialize(m)\napex.amp.register_half_function(t, 'mm')\n");
+  EXPECT_EQ(deep.rewritten, "import apex\napex.amp.initialize(m)\napex.amp.register_half_function(t, 'mm')\n");
+  ASSERT_TRUE(leftover_message(deep, "apex-amp-shim"));
+  EXPECT_TRUE(leftover_message(deep, "apex-amp-shim")->starts_with(
+      "apex.amp.register_half_function (line 3) is not in apex_amp_npu; the import stays"));
+  // A from-import of the submodule: the name moves only when its uses read provided names; the rest of
+  // the statement still moves.
+  const FileRewrite from = migrate("from apex import amp\namp.register_float_function(t, 'exp')\n");
+  EXPECT_EQ(from.rewritten, "from apex import amp\namp.register_float_function(t, 'exp')\n");
+  EXPECT_TRUE(leftover_message(from, "apex-amp-shim")->starts_with("apex.amp.register_float_function (line 2)"));
+  const FileRewrite used = migrate("from apex import amp\nwith amp.scale_loss(loss, opt) as s:\n    s.backward()\n");
+  EXPECT_EQ(used.rewritten, "from apex_amp_npu import amp\nwith amp.scale_loss(loss, opt) as s:\n    s.backward()\n");
+  EXPECT_TRUE(leftover_rules(used).empty());
+}
+
 TEST(ShimImport, ABlockedShimKeepsTheImportAndTheLibrarysFindings) {
   FileDirectory dir;
   dir.blocked_shims.emplace_back("apex_npu", "apex_npu.py exists and is not banjia's shim");

@@ -93,12 +93,25 @@ class Redirector {
     if (module.starts_with('.')) return;  // a module of this project
     const std::vector<std::string>* provided = params_.provided_for(module);
     if (!provided) return;
+    // A provided name that is itself a module the shim stands in for (`from apex import amp`) moves only
+    // when every use of it reads what the shim provides.
     std::vector<bool> moves;
-    for (const ImportBinding* b : items) moves.push_back(b->local != "*" && contains(*provided, last_name(b->imported)));
-    if (std::none_of(moves.begin(), moves.end(), [](bool x) { return x; })) return;
+    std::string unprovided;
+    for (const ImportBinding* b : items) {
+      bool move = b->local != "*" && contains(*provided, last_name(b->imported));
+      if (move && params_.provided_for(b->target)) {
+        std::string why = unprovided_use(*b);
+        move = why.empty();
+        if (unprovided.empty()) unprovided = std::move(why);
+      }
+      moves.push_back(move);
+    }
     const auto& st = a_.view.statements[items.front()->stmt];
     PyMatch m = make(a_.view.sig[st.first_sig], a_.view.sig[st.last_sig]);
-    if (blocked_) {
+    if (std::none_of(moves.begin(), moves.end(), [](bool x) { return x; })) {
+      if (unprovided.empty()) return;
+      block(m, std::move(unprovided));
+    } else if (blocked_) {
       block(m, blocked_reason());
     } else if (std::all_of(moves.begin(), moves.end(), [](bool x) { return x; })) {
       // The module path, from its first name to its last: `flash_attn.flash_attn_interface`.
@@ -171,7 +184,7 @@ class Redirector {
     if (!aliased && b.imported.find('.') != std::string::npos)
       why = fmt::format("`import {}` binds `{}`: import it under a name of its own (`import {} as ...`) to have it "
                         "redirected to {}", b.imported, b.local, b.imported, shim_);
-    if (why.empty()) why = unprovided_use(b, *provided);
+    if (why.empty()) why = unprovided_use(b);
     if (why.empty() && blocked_) why = blocked_reason();
     if (why.empty() && package_ && !alone)
       why = fmt::format("this statement imports other modules too: give {} an import statement of its own to have it "
@@ -187,19 +200,33 @@ class Redirector {
     out_.push_back(std::move(m));
   }
 
-  // Why the module bound to `b.local` cannot become the shim: the first use that reads an attribute
-  // the shim lacks, or uses the module itself; "" when there is none.
-  std::string unprovided_use(const ImportBinding& b, const std::vector<std::string>& provided) const {
+  // Why the module bound to `b.local` (the library module `b.target`) cannot become the shim: the
+  // first use that reads an attribute the shim lacks, or uses the module itself; "" when there is none.
+  std::string unprovided_use(const ImportBinding& b) const {
     for (const auto& ref : a_.dotted.refs) {
       if (ref.in_import_stmt || a_.sig_text(ref.first_sig) != b.local || !within(ref.qualified, b.target)) continue;
       const uint32_t line = tok(ref.first_tok(a_.view)).line;
       if (ref.qualified.size() == b.target.size())
         return fmt::format("`{}` is used as a module on line {}, not only for names {} provides; the import stays",
                            b.local, line, shim_);
-      const std::string_view attribute = last_name(ref.qualified.substr(0, ref.qualified.find('.', b.target.size() + 1)));
-      if (!contains(provided, attribute))
-        return fmt::format("{}.{} (line {}) is not in {}; the import stays (rewrite that use by hand, or import the "
-                           "provided names with `from {} import ...`)", b.target, attribute, line, shim_, b.target);
+      if (const std::string_view lacking = unprovided_prefix(ref.qualified, b.target); !lacking.empty())
+        return fmt::format("{} (line {}) is not in {}; the import stays (rewrite that use by hand, or import the "
+                           "provided names with `from {} import ...`)", lacking, line, shim_, module_of(lacking));
+    }
+    return {};
+  }
+
+  // `qualified` (a name below the library module `module`) up to its first attribute the shim lacks,
+  // walking into the modules it stands in for: in `apex.amp.register_half_function`, `amp` is provided
+  // for `apex` and `apex.amp` is a module of the shim, whose names lack the function. "" when each
+  // attribute read is provided.
+  std::string_view unprovided_prefix(std::string_view qualified, std::string_view module) const {
+    const std::vector<std::string>* provided = params_.provided_for(module);
+    for (size_t at = module.size(); provided && at < qualified.size();) {
+      const size_t end = std::min(qualified.find('.', at + 1), qualified.size());
+      if (!contains(*provided, qualified.substr(at + 1, end - at - 1))) return qualified.substr(0, end);
+      provided = params_.provided_for(qualified.substr(0, end));
+      at = end;
     }
     return {};
   }
