@@ -5,7 +5,8 @@ here. The program's owner owns it from now on: read it, edit it, check it in. It
 
 Each name keeps flash-attn's signature and semantics (flash-attn 2.8, Dao-AILab/flash-attention:
 flash_attn/flash_attn_interface.py, bert_padding.py, layers/rotary.py, ops/rms_norm.py,
-ops/triton/layer_norm.py, losses/cross_entropy.py). On tensors of an `npu` device it calls torch_npu:
+ops/triton/layer_norm.py, ops/triton/cross_entropy.py, ops/activations.py, losses/cross_entropy.py). On
+tensors of an `npu` device it calls torch_npu:
 
 - attention -> torch_npu.npu_fusion_attention, layout BSND (varlen: TND, actual_seq_qlen/actual_seq_kvlen =
   cu_seqlens[1:] as lists). flash-attn >= 2.1 aligns `causal` to the bottom-right corner: sparse_mode=3
@@ -17,13 +18,15 @@ ops/triton/layer_norm.py, losses/cross_entropy.py). On tensors of an `npu` devic
 - rms_norm, RMSNorm, rms_norm_fn -> torch_npu.npu_rms_norm (the normalization; residual, dropout and bias
   stay torch ops). apply_rotary_emb, RotaryEmbedding -> torch_npu.npu_rotary_mul ("half", or
   rotary_mode="interleave" for interleaved=True).
-- layer_norm_fn, CrossEntropyLoss, pad_input, unpad_input, index_first_axis: torch ops, which torch_npu runs
-  natively.
+- flash_attn_with_kvcache: the new keys and values written into the caches with torch indexing, then each
+  row's cache as one sequence of the varlen (TND) attention above.
+- layer_norm_fn, CrossEntropyLoss, cross_entropy_loss, swiglu, pad_input, unpad_input, index_first_axis:
+  torch ops, which torch_npu runs natively. rearrange and repeat are einops' (bert_padding re-exports them).
 On any other device everything computes with plain torch, so the file also serves device-agnostic programs.
 
 Raises NotImplementedError on every device (a program then behaves the same on the CPU as on the NPU):
-alibi_slopes, softcap != 0, return_attn_probs=True, block_table (paged KV cache) and
-CrossEntropyLoss(process_group=...). `deterministic` and `inplace_backward` are accepted and change nothing.
+alibi_slopes, softcap != 0, return_attn_probs=True, block_table (paged KV cache),
+flash_attn_with_kvcache(return_softmax_lse=True) and cross entropy with process_group=.... `deterministic` and `inplace_backward` are accepted and change nothing.
 
 unpad_input returns 5 values, as flash-attn >= 2.7.0 does: (hidden_states, indices, cu_seqlens,
 max_seqlen_in_batch, seqused). Code written for flash-attn <= 2.6 unpacks 4: take `[:4]`.
@@ -41,7 +44,8 @@ __all__ = [
     "flash_attn_func", "flash_attn_varlen_func", "flash_attn_qkvpacked_func", "flash_attn_kvpacked_func",
     "flash_attn_varlen_qkvpacked_func", "flash_attn_varlen_kvpacked_func", "pad_input", "unpad_input",
     "index_first_axis", "apply_rotary_emb", "RotaryEmbedding", "rms_norm", "RMSNorm", "rms_norm_fn",
-    "layer_norm_fn", "CrossEntropyLoss", "bert_padding",
+    "layer_norm_fn", "CrossEntropyLoss", "bert_padding", "flash_attn_with_kvcache", "rearrange", "repeat",
+    "cross_entropy_loss", "swiglu",
 ]
 
 Tensor = torch.Tensor
@@ -234,6 +238,56 @@ def flash_attn_varlen_kvpacked_func(q: Tensor, kv: Tensor, cu_seqlens_q: Tensor,
                    alibi_slopes, return_attn_probs, None)
 
 
+def flash_attn_with_kvcache(q: Tensor, k_cache: Tensor, v_cache: Tensor, k: Optional[Tensor] = None,
+                            v: Optional[Tensor] = None, rotary_cos: Optional[Tensor] = None,
+                            rotary_sin: Optional[Tensor] = None, cache_seqlens: Union[int, Tensor, None] = None,
+                            cache_batch_idx: Optional[Tensor] = None, cache_leftpad: Optional[Tensor] = None,
+                            block_table: Optional[Tensor] = None, softmax_scale: Optional[float] = None,
+                            causal: bool = False, window_size: Sequence[int] = (-1, -1), softcap: float = 0.0,
+                            rotary_interleaved: bool = True, alibi_slopes: Optional[Tensor] = None,
+                            num_splits: int = 0, return_softmax_lse: bool = False) -> Tensor:
+    """q (batch, seqlen, nheads, headdim), k_cache/v_cache (batch_cache, seqlen_cache, nheads_k, headdim),
+    k/v (batch, seqlen_new, nheads_k, headdim) written into the caches in place at cache_seqlens (after
+    rotating k, and q, by rotary_cos/sin at those positions); then q attends to each row's cache from
+    cache_leftpad to cache_seqlens + seqlen_new, causal and windows aligned to its bottom-right corner."""
+    if return_softmax_lse:
+        raise NotImplementedError("flash_attn_npu: flash_attn_with_kvcache(return_softmax_lse=True) is not available")
+    if block_table is not None:
+        raise NotImplementedError("flash_attn_npu: block_table (paged KV cache) is not available: "
+                                  "npu_fusion_attention takes contiguous K/V")
+    batch, sq = q.shape[0], q.shape[1]
+    rows = (torch.arange(batch, device=q.device) if cache_batch_idx is None
+            else cache_batch_idx.to(device=q.device, dtype=torch.long))
+    if cache_seqlens is None:
+        lens = torch.full((batch,), k_cache.shape[1] if k is None else 0, dtype=torch.long, device=q.device)
+    else:
+        lens = torch.as_tensor(cache_seqlens, device=q.device).to(torch.long).expand(batch)
+    if rotary_cos is not None and rotary_sin is not None:
+        # q's positions: one per token where it attends causally or locally, else all at cache_seqlens
+        per_token = causal or window_size[0] >= 0 or window_size[1] >= 0
+        q = (apply_rotary_emb(q, rotary_cos, rotary_sin, rotary_interleaved, seqlen_offsets=lens) if per_token
+             else torch.cat([apply_rotary_emb(q[:, i:i + 1], rotary_cos, rotary_sin, rotary_interleaved,
+                                              seqlen_offsets=lens) for i in range(sq)], dim=1))
+        if k is not None:
+            k = apply_rotary_emb(k, rotary_cos, rotary_sin, rotary_interleaved, seqlen_offsets=lens)
+    new = 0
+    if k is not None and v is not None:
+        new = k.shape[1]
+        slots = lens[:, None] + torch.arange(new, device=q.device)[None, :]
+        k_cache[rows[:, None], slots] = k.to(k_cache.dtype)
+        v_cache[rows[:, None], slots] = v.to(v_cache.dtype)
+    starts = ([0] * batch if cache_leftpad is None else [int(x) for x in cache_leftpad.tolist()])
+    ends = [int(x) + new for x in lens.tolist()]
+    picked = rows.tolist()
+    keys = torch.cat([k_cache[r, a:b] for r, a, b in zip(picked, starts, ends)])
+    values = torch.cat([v_cache[r, a:b] for r, a, b in zip(picked, starts, ends)])
+    cu_q = torch.arange(0, (batch + 1) * sq, sq, dtype=torch.int32, device=q.device)
+    cu_k = torch.tensor([0] + [b - a for a, b in zip(starts, ends)], device=q.device).cumsum(0).to(torch.int32)
+    out = _varlen(q.reshape(batch * sq, *q.shape[2:]), keys, values, cu_q, cu_k, 0.0, softmax_scale, causal,
+                  window_size, softcap, alibi_slopes, False, None)
+    return out.reshape(batch, sq, *out.shape[1:])
+
+
 # ---------------------------------------------------------------- bert_padding
 
 
@@ -258,6 +312,18 @@ def pad_input(hidden_states: Tensor, indices: Tensor, batch: int, seqlen: int) -
     """(total_nnz, ...) -> (batch, seqlen, ...), zeros where no token was."""
     output = hidden_states.new_zeros(batch * seqlen, *hidden_states.shape[1:])
     return output.index_put((indices,), hidden_states).reshape(batch, seqlen, *hidden_states.shape[1:])
+
+
+def rearrange(tensor: Any, pattern: str, **axes_lengths: Any) -> Any:
+    """einops.rearrange, which flash_attn.bert_padding re-exports (flash-attn depends on einops)."""
+    import einops  # imported when used: the rest of the module does not need einops
+    return einops.rearrange(tensor, pattern, **axes_lengths)
+
+
+def repeat(tensor: Any, pattern: str, **axes_lengths: Any) -> Any:
+    """einops.repeat, which flash_attn.bert_padding re-exports."""
+    import einops
+    return einops.repeat(tensor, pattern, **axes_lengths)
 
 
 # ---------------------------------------------------------------- rotary
@@ -496,6 +562,27 @@ class RMSNorm(torch.nn.Module):
 # ---------------------------------------------------------------- cross entropy
 
 
+def cross_entropy_loss(logits: Tensor, labels: Tensor, precomputed_lse: Optional[Tensor] = None,
+                       label_smoothing: float = 0.0, logit_scale: float = 1.0, lse_square_scale: float = 0.0,
+                       ignore_index: int = -100, inplace_backward: bool = False,
+                       process_group: Any = None) -> Tuple[Tensor, Tensor]:
+    """flash_attn.ops.triton.cross_entropy.cross_entropy_loss: logits (batch, vocab), labels (batch,) ->
+    (losses, z_losses), float32 per row, 0 where labels == ignore_index; the loss includes the z-loss
+    lse_square_scale * lse^2; precomputed_lse is recomputed instead (same value)."""
+    if process_group is not None:
+        raise NotImplementedError("flash_attn_npu: cross entropy with process_group=... (vocabulary split over "
+                                  "tensor-parallel ranks) is not available in this shim")
+    scaled = logits.float() * logit_scale
+    lse = torch.logsumexp(scaled, dim=-1)
+    ignored = labels == ignore_index
+    picked = scaled.gather(-1, labels.masked_fill(ignored, 0)[:, None]).squeeze(-1)
+    s = label_smoothing
+    loss = lse - picked if s == 0.0 else lse - s * scaled.sum(-1) / scaled.shape[-1] - (1.0 - s) * picked
+    z_loss = lse_square_scale * lse.square() if lse_square_scale != 0.0 else torch.zeros_like(lse)
+    loss = (loss + z_loss).masked_fill(ignored, 0.0)
+    return loss, z_loss.detach().masked_fill(ignored, 0.0)  # z_losses for logging only, as flash-attn
+
+
 class CrossEntropyLoss(torch.nn.Module):
     """flash_attn.losses.cross_entropy.CrossEntropyLoss: float32 loss per row, 0 where target ==
     ignore_index; label smoothing as torch's; lse_square_scale adds the z-loss."""
@@ -516,16 +603,9 @@ class CrossEntropyLoss(torch.nn.Module):
 
     def forward(self, input: Tensor, target: Tensor, precomputed_lse: Optional[Tensor] = None) -> Any:
         """input (batch, vocab), target (batch,); precomputed_lse is recomputed instead (same value)."""
-        logits = input.float() * self.logit_scale
-        lse = torch.logsumexp(logits, dim=-1)
-        ignored = target == self.ignore_index
-        picked = logits.gather(-1, target.masked_fill(ignored, 0)[:, None]).squeeze(-1)
-        s = self.label_smoothing
-        loss = lse - picked if s == 0.0 else lse - s * logits.sum(-1) / logits.shape[-1] - (1.0 - s) * picked
-        z_loss = self.lse_square_scale * lse.square() if self.lse_square_scale != 0.0 else torch.zeros_like(lse)
-        loss = (loss + z_loss).masked_fill(ignored, 0.0)
-        z_loss = z_loss.detach().masked_fill(ignored, 0.0)  # for logging only, as flash-attn
-        count = (~ignored).sum()
+        loss, z_loss = cross_entropy_loss(input, target, None, self.label_smoothing, self.logit_scale,
+                                          self.lse_square_scale, self.ignore_index)
+        count = (target != self.ignore_index).sum()
         if self.reduction == "mean":
             loss, z_loss = loss.sum() / count, z_loss.sum() / count
         elif self.reduction == "sum":
@@ -533,5 +613,14 @@ class CrossEntropyLoss(torch.nn.Module):
         return (loss, z_loss) if self.return_z_loss else loss
 
 
-# `from flash_attn import bert_padding`: the submodule's three functions, read as its attributes.
-bert_padding = types.SimpleNamespace(pad_input=pad_input, unpad_input=unpad_input, index_first_axis=index_first_axis)
+# ---------------------------------------------------------------- activations
+
+
+def swiglu(x: Tensor, y: Tensor) -> Tensor:
+    """flash_attn.ops.activations.swiglu: silu(x) * y computed in float32, in x's dtype."""
+    return (F.silu(x.float()) * y.float()).to(x.dtype)
+
+
+# `from flash_attn import bert_padding`: the submodule's functions, read as its attributes.
+bert_padding = types.SimpleNamespace(pad_input=pad_input, unpad_input=unpad_input, index_first_axis=index_first_axis,
+                                     rearrange=rearrange, repeat=repeat)

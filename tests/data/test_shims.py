@@ -71,7 +71,12 @@ def test_the_task_lists_each_module_s_names() -> None:
     # (data/rules/kernels_shims.toml cites them), spelled out here independently of the TOML.
     expected = {
         "flash-attn-shim": {
-            "flash_attn.bert_padding": {"pad_input", "unpad_input", "index_first_axis"},
+            "flash_attn.bert_padding": {"pad_input", "unpad_input", "index_first_axis", "rearrange", "repeat"},
+            "flash_attn.modules.mha": {"flash_attn_qkvpacked_func", "flash_attn_kvpacked_func",
+                                       "flash_attn_varlen_qkvpacked_func", "flash_attn_varlen_kvpacked_func",
+                                       "flash_attn_with_kvcache"},
+            "flash_attn.ops.triton.cross_entropy": {"cross_entropy_loss"},
+            "flash_attn.ops.activations": {"swiglu"},
             "flash_attn.layers.rotary": {"apply_rotary_emb", "RotaryEmbedding"},
             "flash_attn.ops.rms_norm": {"rms_norm", "RMSNorm"},
             "flash_attn.ops.triton.layer_norm": {"rms_norm_fn", "RMSNorm", "layer_norm_fn"},

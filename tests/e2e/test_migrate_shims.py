@@ -120,27 +120,27 @@ def test_the_migrated_modules_import_without_the_libraries_or_banjia(run, tmp_pa
 
 def test_names_the_shim_lacks_stay_with_their_findings(run, tmp_path):
     src = write_tree(tmp_path / "src", {
-        "attn.py": ("from flash_attn import (\n"
+        "attn.py": ("from flash_attn.flash_attn_interface import (\n"
                     "    flash_attn_func,\n"
-                    "    flash_attn_with_kvcache,\n"
+                    "    _flash_attn_forward,\n"
                     "    flash_attn_varlen_func as varlen,\n"
                     ")\n"
-                    "out = flash_attn_with_kvcache(q, kc, vc)\n"),
+                    "out = _flash_attn_forward(q, kc, vc)\n"),
         "mods.py": "import xformers.ops as xops\nq, k, v = xops.unbind(qkv, dim=2)\nout = xops.memory_efficient_attention(q, k, v)\n",
     })
     r = run("migrate", src, "-o", tmp_path / "out", "--report", tmp_path / "r.json")
     assert r.returncode == 0, r.stderr
     assert files_of(tmp_path / "out") == {
         "attn.py": (b"from flash_attn_npu import flash_attn_func, flash_attn_varlen_func as varlen\n"
-                    b"from flash_attn import (\n"
-                    b"    flash_attn_with_kvcache,\n"
+                    b"from flash_attn.flash_attn_interface import (\n"
+                    b"    _flash_attn_forward,\n"
                     b")\n"
-                    b"out = flash_attn_with_kvcache(q, kc, vc)\n"),
+                    b"out = _flash_attn_forward(q, kc, vc)\n"),
         "flash_attn_npu.py": shim_bytes("flash_attn_npu.py"),
         "mods.py": (src / "mods.py").read_bytes(),
     }
     manual = [(m["file"], m["line"], m["rule"], m["fix"]) for m in json.loads((tmp_path / "r.json").read_text())["manual"]]
-    # flash_attn_with_kvcache (import and call) keeps flash-attn; the module import whose use reads
+    # _flash_attn_forward (import and call) keeps flash-attn; the module import whose use reads
     # xops.unbind is not redirected, says why, and keeps xformers on the import and both uses
     assert manual == [("attn.py", 3, "flash-attn", "manual"), ("attn.py", 6, "flash-attn", "manual"),
                       ("mods.py", 1, "xformers", "unsupported"), ("mods.py", 1, "xformers-shim", "manual"),

@@ -33,7 +33,7 @@ const std::string* leftover_message(const FileRewrite& fr, std::string_view rule
 }
 
 TEST(ShimImport, ASplitNeedsTheStatementToStartItsLine) {
-  const std::string src = "if ok: from flash_attn import flash_attn_func, flash_attn_with_kvcache\n";
+  const std::string src = "if ok: from flash_attn.flash_attn_interface import flash_attn_func, _flash_attn_forward\n";
   const FileRewrite fr = migrate(src);
   EXPECT_EQ(fr.rewritten, src);
   ASSERT_TRUE(leftover_message(fr, "flash-attn-shim"));
@@ -44,8 +44,8 @@ TEST(ShimImport, ASplitNeedsTheStatementToStartItsLine) {
 }
 
 TEST(ShimImport, ASplitKeepsTheFilesLineEndingsAndIndentation) {
-  const FileRewrite fr = migrate("def f():\r\n\tfrom flash_attn import flash_attn_with_kvcache, flash_attn_func\r\n\treturn 1\r\n");
-  EXPECT_EQ(fr.rewritten, "def f():\r\n\tfrom flash_attn_npu import flash_attn_func\r\n\tfrom flash_attn import flash_attn_with_kvcache\r\n\treturn 1\r\n");
+  const FileRewrite fr = migrate("def f():\r\n\tfrom flash_attn.flash_attn_interface import _flash_attn_forward, flash_attn_func\r\n\treturn 1\r\n");
+  EXPECT_EQ(fr.rewritten, "def f():\r\n\tfrom flash_attn_npu import flash_attn_func\r\n\tfrom flash_attn.flash_attn_interface import _flash_attn_forward\r\n\treturn 1\r\n");
   EXPECT_EQ(fr.shims, std::vector<std::string>{"flash_attn_npu"});
 }
 
@@ -56,8 +56,8 @@ TEST(ShimImport, InAPackageTheShimIsImportedRelatively) {
             "from .flash_attn_npu import apply_rotary_emb\n");
   EXPECT_EQ(migrate("def f():\n    import xformers.ops as xops\n    return xops.SwiGLU\n", &package).rewritten,
             "def f():\n    from . import xformers_npu as xops\n    return xops.SwiGLU\n");
-  EXPECT_EQ(migrate("from flash_attn import flash_attn_with_kvcache, flash_attn_func\n", &package).rewritten,
-            "from .flash_attn_npu import flash_attn_func\nfrom flash_attn import flash_attn_with_kvcache\n");
+  EXPECT_EQ(migrate("from flash_attn.flash_attn_interface import _flash_attn_forward, flash_attn_func\n", &package).rewritten,
+            "from .flash_attn_npu import flash_attn_func\nfrom flash_attn.flash_attn_interface import _flash_attn_forward\n");
   // `from . import` takes one module: a statement importing others too stays, and says why
   const FileRewrite fr = migrate("import os, xformers.ops as xops\n", &package);
   EXPECT_EQ(fr.rewritten, "import os, xformers.ops as xops\n");

@@ -13,6 +13,9 @@ from flash_attn import bert_padding  # noqa: E402
 from flash_attn.layers import rotary  # noqa: E402
 from flash_attn.losses.cross_entropy import CrossEntropyLoss  # noqa: E402
 from flash_attn.ops import rms_norm as ops_rms_norm  # noqa: E402
+from flash_attn.modules import mha  # noqa: E402
+from flash_attn.ops import activations  # noqa: E402
+from flash_attn.ops.triton import cross_entropy as triton_cross_entropy  # noqa: E402
 from flash_attn.ops.triton import layer_norm  # noqa: E402
 
 
@@ -239,3 +242,27 @@ def cross_entropy(device: torch.device) -> None:
             target = torch.tensor([3, 1, 0, 10, 3, 5])
         ref, got = CrossEntropyLoss(**kwargs), shim.CrossEntropyLoss(**kwargs)
         check(lambda x, t: ref(x, t), lambda x, t: got(x, t), [logits, target], device)
+
+
+@case
+def cross_entropy_loss_function(device: torch.device) -> None:
+    logits, = seeded((6, 11))
+    target = torch.tensor([3, -100, 0, 10, -100, 5])
+    for kwargs in (dict(), dict(label_smoothing=0.1, lse_square_scale=1e-3), dict(logit_scale=0.5, ignore_index=0)):
+        if kwargs.get("ignore_index") == 0:
+            target = torch.tensor([3, 1, 0, 10, 0, 5])
+        check(lambda x, t: triton_cross_entropy.cross_entropy_loss(x, t, **kwargs),
+              lambda x, t: shim.cross_entropy_loss(x, t, **kwargs), [logits, target], device)
+
+
+@case
+def swiglu_and_einops_reexports(device: torch.device) -> None:
+    x, y = seeded((3, 8), (3, 8))
+    check(activations.swiglu, shim.swiglu, [x, y], device)
+    check(activations.swiglu, shim.swiglu, [x.bfloat16(), y.bfloat16()], device)
+    h, = seeded((2, 5, 6))
+    check(lambda t: bert_padding.rearrange(t, "b s d -> (b s) d"),
+          lambda t: shim.bert_padding.rearrange(t, "b s d -> (b s) d"), [h], device)
+    check(lambda t: bert_padding.repeat(t, "b s d -> b s r d", r=2), lambda t: shim.repeat(t, "b s d -> b s r d", r=2),
+          [h], device)
+    assert mha.flash_attn_varlen_kvpacked_func is flash_attn.flash_attn_varlen_kvpacked_func  # the stand-in's re-export

@@ -15,6 +15,7 @@ torch = pytest.importorskip("torch")
 
 import kernel_shim_cases_amp  # noqa: E402,F401  (registers the cases)
 import kernel_shim_cases_flash  # noqa: E402,F401
+import kernel_shim_cases_kvcache  # noqa: E402,F401
 import kernel_shim_cases_other  # noqa: E402,F401
 from kernel_shim_harness import CASES  # noqa: E402
 from npu_sim_harness import SCRIPTS, simulate  # noqa: E402

@@ -11,6 +11,7 @@ import torch_npu  # noqa: F401  (the simulated torch_npu the shims call)
 
 import kernel_shim_cases_amp  # noqa: E402,F401  (registers the cases)
 import kernel_shim_cases_flash  # noqa: E402,F401
+import kernel_shim_cases_kvcache  # noqa: E402,F401
 import kernel_shim_cases_other  # noqa: E402,F401
 from kernel_shim_harness import CASES  # noqa: E402
 
