@@ -5,7 +5,8 @@ program's owner owns it from now on: read it, edit it, check it in. It imports n
 
 Each name keeps apex's signature and semantics (NVIDIA/apex: apex/optimizers/fused_adam.py, fused_lamb.py,
 fused_sgd.py with csrc/multi_tensor_adam.cu, multi_tensor_lamb.cu, multi_tensor_sgd_kernel.cu, and
-apex/normalization/fused_layer_norm.py). Mapping, where the tensors are on an `npu` device:
+apex/normalization/fused_layer_norm.py, apex/contrib/layer_norm/layer_norm.py with
+csrc/layer_norm/ln_api.cpp). Mapping, where the tensors are on an `npu` device:
 
 - FusedAdam -> torch_npu.optim.NpuFusedAdamW (adam_w_mode=True, apex's default: decoupled weight decay) or
   torch_npu.optim.NpuFusedAdam (adam_w_mode=False: L2), when every parameter is float32 and bias_correction
@@ -15,8 +16,10 @@ apex/normalization/fused_layer_norm.py). Mapping, where the tensors are on an `n
 - FusedSGD -> torch_npu.optim.NpuFusedSGD (same update as apex with wd_after_momentum=False), same dtype rule.
 - FusedLAMB: apex's update with torch ops on every device. torch_npu.optim.NpuFusedLamb computes a different
   LAMB (no bias correction, trust ratio on every tensor, the weight norm clamped to 10), so it is not used.
-- FusedRMSNorm, fused_rms_norm_affine -> torch_npu.npu_rms_norm. FusedLayerNorm, fused_layer_norm_affine ->
-  torch.nn.functional.layer_norm, which torch_npu implements natively.
+- FusedRMSNorm, fused_rms_norm_affine, FusedRMSNormAffineFunction -> torch_npu.npu_rms_norm. FusedLayerNorm,
+  fused_layer_norm_affine, FusedLayerNormAffineFunction and apex.contrib's FastLayerNorm, FastLayerNormFN ->
+  torch.nn.functional.layer_norm, which torch_npu implements natively (the Function classes are called with
+  `.apply`, as their callers do, and differentiate through torch ops).
 On any other device everything computes with plain torch.
 
 Differences, by design: torch_npu's fused optimizers copy all gradients into one buffer at their first step
@@ -39,7 +42,8 @@ from torch.optim.optimizer import Optimizer, required
 
 __all__ = [
     "FusedAdam", "FusedLAMB", "FusedSGD", "FusedLayerNorm", "FusedRMSNorm", "fused_layer_norm_affine",
-    "fused_rms_norm_affine",
+    "fused_rms_norm_affine", "FusedLayerNormAffineFunction", "FusedRMSNormAffineFunction", "FastLayerNorm",
+    "FastLayerNormFN",
 ]
 
 Tensor = torch.Tensor
@@ -399,3 +403,60 @@ class FusedRMSNorm(_FusedNorm):
         assert x is not None
         with torch.autocast(x.device.type, enabled=False):
             return _rms_norm(x, self.normalized_shape, w, self.eps)
+
+
+class FusedLayerNormAffineFunction:
+    """apex.normalization.fused_layer_norm.FusedLayerNormAffineFunction as its callers use it, `.apply(...)`,
+    with autograd by torch ops. No autocast cast, as apex's Function (the module and the function above cast).
+    forward keeps the arguments of apex's forward after ctx: callers inspect it for memory_efficient."""
+
+    @staticmethod
+    def forward(input: Tensor, weight: Tensor, bias: Tensor, normalized_shape: Sequence[int], eps: float,
+                memory_efficient: bool = False) -> Tensor:
+        return _layer_norm(input, normalized_shape, weight, bias, eps)
+
+    apply = forward
+
+
+class FusedRMSNormAffineFunction:
+    """apex.normalization.fused_layer_norm.FusedRMSNormAffineFunction, `.apply(...)`, as the class above."""
+
+    @staticmethod
+    def forward(input: Tensor, weight: Tensor, normalized_shape: Sequence[int], eps: float,
+                memory_efficient: bool = False) -> Tensor:
+        return _rms_norm(input, normalized_shape, weight, eps)
+
+    apply = forward
+
+
+class FastLayerNormFN:
+    """apex.contrib.layer_norm.layer_norm.FastLayerNormFN, `.apply(x, gamma, beta, epsilon)`: LayerNorm over
+    the last dimension (gamma.numel() wide) in float32, output in gamma's dtype (apex's ln_fwd: otype = wtype)."""
+
+    @staticmethod
+    def forward(x: Tensor, gamma: Tensor, beta: Tensor, epsilon: float, memory_efficient: bool = False) -> Tensor:
+        return _layer_norm(x.float(), (gamma.numel(),), gamma, beta, epsilon).to(gamma.dtype)
+
+    apply = forward
+
+
+class FastLayerNorm(torch.nn.Module):
+    """apex.contrib.layer_norm.FastLayerNorm(hidden_size, eps, memory_efficient): weight 1, bias 0;
+    the arguments cast to the autocast dtype when autocast is on, as apex."""
+
+    def __init__(self, hidden_size: int, eps: float = 1e-5, memory_efficient: bool = False) -> None:
+        super().__init__()
+        self.epsilon, self.memory_efficient = eps, memory_efficient
+        self.weight = Parameter(torch.empty(hidden_size))
+        self.bias = Parameter(torch.empty(hidden_size))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.ones_(self.weight)
+        init.zeros_(self.bias)
+
+    def forward(self, x: Tensor) -> Tensor:
+        x_, w, b = _autocast(x, self.weight, self.bias)
+        assert x_ is not None and w is not None and b is not None
+        with torch.autocast(x_.device.type, enabled=False):
+            return FastLayerNormFN.apply(x_, w, b, self.epsilon, self.memory_efficient)

@@ -86,7 +86,9 @@ def test_the_task_lists_each_module_s_names() -> None:
             "xformers.ops": {"memory_efficient_attention", "SwiGLU", "LowerTriangularMask", "fmha"},
             "xformers.ops.fmha": {"memory_efficient_attention"},
         },
-        "apex-shim": {"apex.optimizers": {"FusedAdam", "FusedLAMB", "FusedSGD"}},
+        "apex-shim": {"apex.optimizers": {"FusedAdam", "FusedLAMB", "FusedSGD"},
+                      "apex.contrib.layer_norm": {"FastLayerNorm"},
+                      "apex.contrib.layer_norm.layer_norm": {"FastLayerNorm", "FastLayerNormFN"}},
         "apex-amp-shim": {"apex": {"amp"},
                           "apex.amp": {"initialize", "scale_loss", "master_params", "state_dict", "load_state_dict"}},
     }

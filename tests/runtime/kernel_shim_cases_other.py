@@ -1,6 +1,8 @@
 """xformers_npu and apex_npu against the xformers and apex stand-ins: forward, backward, optimizer steps."""
 from __future__ import annotations
 
+import inspect
+
 import pytest
 import torch
 
@@ -9,7 +11,8 @@ from kernel_shim_harness import case, check, check_module, check_optimizer, clos
 import_paths()
 import apex_npu  # noqa: E402
 import xformers_npu  # noqa: E402
-from apex.normalization import fused_layer_norm as apex_norm  # noqa: E402  (the stand-ins)
+from apex.contrib.layer_norm.layer_norm import FastLayerNorm, FastLayerNormFN  # noqa: E402  (the stand-ins)
+from apex.normalization import fused_layer_norm as apex_norm  # noqa: E402
 from apex.optimizers import FusedAdam, FusedLAMB, FusedSGD  # noqa: E402
 from xformers.ops import SwiGLU, fmha  # noqa: E402
 from xformers.ops.fmha import attn_bias  # noqa: E402
@@ -155,3 +158,24 @@ def apex_fused_rms_norm(device: torch.device) -> None:
           lambda x, w: apex_npu.fused_rms_norm_affine(x, w, (8,), 1e-5), [x, w], device)
     xb, = seeded((4, 16), dtype=torch.bfloat16)
     check(lambda x: apex_norm.FusedRMSNorm(16)(x), lambda x: apex_npu.FusedRMSNorm(16).to(device)(x), [xb], device)
+
+
+@case
+def apex_norm_functions_and_fast_layer_norm(device: torch.device) -> None:
+    x, w, b = seeded((3, 5, 8), (8,), (8,), seed=4)
+    check(lambda x, w, b: apex_norm.FusedLayerNormAffineFunction.apply(x, w, b, (8,), 1e-5),
+          lambda x, w, b: apex_npu.FusedLayerNormAffineFunction.apply(x, w, b, (8,), 1e-5, False), [x, w, b], device)
+    check(lambda x, w: apex_norm.FusedRMSNormAffineFunction.apply(x, w, (8,), 1e-6),
+          lambda x, w: apex_npu.FusedRMSNormAffineFunction.apply(x, w, (8,), 1e-6), [x, w], device)
+    # gpt-neox and Megatron look for memory_efficient in the forward's arguments before passing it
+    assert "memory_efficient" in inspect.getfullargspec(apex_npu.FusedLayerNormAffineFunction.forward).args
+    check(lambda x, w, b: FastLayerNormFN.apply(x, w, b, 1e-5), lambda x, w, b: apex_npu.FastLayerNormFN.apply(
+        x, w, b, 1e-5), [x, w, b], device)
+    # bfloat16 input with float32 weights: the output takes the weights' dtype (apex's otype = wtype)
+    check(lambda x, w, b: FastLayerNormFN.apply(x, w, b, 1e-5), lambda x, w, b: apex_npu.FastLayerNormFN.apply(
+        x, w, b, 1e-5), [x.bfloat16(), w, b], device)
+    ref, got = FastLayerNorm(8), apex_npu.FastLayerNorm(8)
+    with torch.no_grad():
+        ref.weight.normal_()
+        ref.bias.normal_()
+    check_module(ref, got, [x], device)
