@@ -36,12 +36,17 @@ void register_migrate(CLI::App& app, int& exit_code) {
                   "device-agnostic form stays and is reported")
       ->check(CLI::IsMember({std::string(rules::kTargetNpu), std::string(rules::kTargetAccelerator)}))
       ->capture_default_str();
+  cmd->add_flag("--distributed", args->tree.distributed,
+                "Also turn single-device training scripts into DistributedDataParallel ones (process group from "
+                "torchrun's LOCAL_RANK, DistributedSampler, the model wrapped, output on rank 0) and write a torchrun "
+                "launch script beside each; what cannot be decided is reported");
   cmd->add_option("-j,--threads", args->tree.threads, "Worker threads (default: all cores)");
   cmd->footer(R"(Examples:
   banjia migrate examples/cifar_ddp -o build/cifar_ddp-npu --diff --report build/changes.json
   banjia migrate src/ --in-place --backup-suffix .cuda
   banjia migrate . --check            # in CI: fail when CUDA-only code creeps back in
-  banjia migrate train/ -o train-any --target accelerator   # one codebase for GPU and NPU)");
+  banjia migrate train/ -o train-any --target accelerator   # one codebase for GPU and NPU
+  banjia migrate train.py -o npu/ --distributed   # one process per NPU: npu/train_distributed.sh)");
   cmd->callback([args, &exit_code] { exit_code = migrate::run_migrate(*args); });
 }
 

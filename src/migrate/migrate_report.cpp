@@ -65,7 +65,7 @@ std::string summary_text(const MigratePlan& plan, const MigrateTotals& t, const 
   }
   out += cautions_text(plan);
   if (t.shim_files) {
-    out += fmt::format("  shim modules{} (new files; the redirected imports beside them use them):\n",
+    out += fmt::format("  new files{} (shim modules the redirected imports beside them use; launch scripts):\n",
                        o.write ? " written" : " to write");
     for (const auto& pf : plan.files)
       if (pf.kind == PlannedFile::Kind::shim)

@@ -13,6 +13,7 @@
 #include "common/thread_pool.h"
 #include "common/version.h"
 #include "migrate/config_rewriter.h"
+#include "migrate/distributed.h"
 #include "migrate/in_place_writer.h"
 #include "migrate/output_tree.h"
 #include "migrate/shell_rewriter.h"
@@ -268,6 +269,8 @@ MigratePlan plan_migration(const MigrateOptions& o) {
       [&](PlannedFile& pf) {
         pf.rewrite = rewrite_python(pf.rewrite.original, pf.relative, rules, o.rewrite, pf.seeds ? &*pf.seeds : nullptr, &pf.directory);
       });
+  if (o.distributed)
+    plan_distributed(plan, o.rewrite.target, [&](const std::string& dir) { return tree ? src / dir : single_dir; });
   return plan;
 }
 

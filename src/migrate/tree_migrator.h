@@ -26,13 +26,15 @@ struct MigrateOptions {
   std::string target_torch_npu;        // TorchNPU release to target ("" = newest known)
   std::vector<std::string> exclude_globs;
   unsigned threads = 0;
+  bool distributed = false;            // --distributed: training scripts become DDP ones (distributed.h)
 };
 
 struct PlannedFile {
   std::filesystem::path source_path;   // file in SRC (empty for a shim)
   std::string relative;                // path relative to SRC (shown in reports)
-  // skipped: nothing is written for it; its input-error leftover says why. shim: a new file, the shim
-  // module the redirected imports beside it use (shim_files.h), rewrite.rewritten its bytes.
+  // skipped: nothing is written for it; its input-error leftover says why. shim: a new file migrate
+  // writes, rewrite.rewritten its bytes: the shim module the redirected imports beside it use
+  // (shim_files.h), or the launch script of a script made distributed (distributed.h).
   enum class Kind { rewrite, copy, symlink, skipped, shim } kind = Kind::copy;
   FileRewrite rewrite;                 // for Kind::rewrite (and Kind::shim)
   FileIdentity read_as;                // for Kind::rewrite: the version rewrite.original was read from

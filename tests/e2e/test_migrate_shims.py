@@ -95,7 +95,7 @@ def test_a_tree_gets_its_imports_redirected_and_a_shim_beside_each_file(run, tmp
     assert report["summary"]["edits_by_rule"] == {"apex-shim": 2, "flash-attn-shim": 2, "xformers-shim": 1}
     assert all(c["fix"] == "automatic" for c in report["changes"])
     assert report["manual"] == []
-    assert "shim modules written" in r.stdout and "models/xformers_npu.py  (xformers, xformers-shim)" in r.stdout
+    assert "new files written" in r.stdout and "models/xformers_npu.py  (xformers, xformers-shim)" in r.stdout
 
 
 def test_the_migrated_modules_import_without_the_libraries_or_banjia(run, tmp_path):
@@ -216,7 +216,7 @@ def test_check_dry_run_and_diff_show_the_new_file(run, tmp_path):
     before = files_of(src)
     check = run("migrate", src, "--check")
     assert check.returncode == 1, check.stderr
-    assert "1 changed" in check.stdout and "shim modules to write" in check.stdout and "flash_attn_npu.py  (flash_attn" in check.stdout
+    assert "1 changed" in check.stdout and "new files to write" in check.stdout and "flash_attn_npu.py  (flash_attn" in check.stdout
     dry = run("migrate", src, "--dry-run", "--diff")
     assert dry.returncode == 0, dry.stderr
     shim_lines = "".join("+" + line for line in shim_bytes("flash_attn_npu.py").decode().splitlines(keepends=True))
