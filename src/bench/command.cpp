@@ -1,6 +1,7 @@
-// `banjia bench compare BASELINE OTHER...`: the article's §6 table (step time, throughput, memory,
-// power, energy) with one column per run, ratios to the baseline with bootstrap confidence intervals,
-// and a verdict per metric. Inputs are banjia.bench recordings (JSON) or `iteration,ms` CSVs.
+// `banjia bench compare BASELINE OTHER...`: the table of docs/sources/tuning-article.md "6. Monitoring"
+// (step time, throughput, memory, power, energy) with one column per run, ratios to the baseline with
+// bootstrap confidence intervals, and a verdict per metric. Inputs are banjia.bench recordings (JSON) or
+// `iteration,ms` CSVs.
 #include "bench/command.h"
 
 #include <cstdio>

@@ -1,5 +1,6 @@
-// The article's §6 table computed for real: per-run statistics and, for every run after the first,
-// each metric's ratio to the baseline with a bootstrap confidence interval and a verdict.
+// The table of docs/sources/tuning-article.md ("6. Monitoring") computed for real: per-run statistics and,
+// for every run after the first, each metric's ratio to the baseline with a bootstrap confidence interval
+// and a verdict.
 #pragma once
 #include <optional>
 #include <string>

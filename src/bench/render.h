@@ -1,5 +1,6 @@
-// Writers for a BenchComparison: aligned text table (one column per run, like the article's §6 table),
-// Markdown (to paste into a pull request), long-form CSV, JSON, and a self-contained HTML page.
+// Writers for a BenchComparison: aligned text table (one column per run, like the table of
+// docs/sources/tuning-article.md, "6. Monitoring"), Markdown (to paste into a pull request), long-form CSV,
+// JSON, and a self-contained HTML page.
 #pragma once
 #include <string>
 #include <vector>

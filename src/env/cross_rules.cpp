@@ -1,5 +1,6 @@
-// Rules across variables (env-vars.md §7): the mechanisms of the condition kinds in
-// data/env/cross_rules.toml, and the msprof-analyze advisor settings (§6.4).
+// Rules across variables (docs/sources/env-vars.md, "Rules across variables"): the mechanisms of the
+// condition kinds in data/env/cross_rules.toml, and the msprof-analyze advisor settings
+// (docs/sources/env-vars.md, "6.4 msprof-analyze advisor").
 #include <algorithm>
 #include <charconv>
 #include <limits>

@@ -1,5 +1,6 @@
-// Advisory patterns from the tuning article (§3.2), found statically: per-item matmul/conv calls and
-// host-device syncs inside Python loops, and hand-written attention. They produce advice only.
+// Advisory patterns from the tuning article (docs/sources/tuning-article.md, "3.2 Profiling and three
+// patterns"), found statically: per-item matmul/conv calls and host-device syncs inside Python loops,
+// and hand-written attention. They produce advice only.
 #include "rules/kinds/loop_patterns.h"
 
 #include <algorithm>

@@ -56,7 +56,7 @@ const TraceRules& trace_rules();
 TraceRules parse_trace_rules(std::string_view classes_toml, std::string_view events_toml,
                              std::string_view advisors_toml);
 
-// Classes in report order (the eight of issue 4 plus "other").
+// Kernel classes in report order, "other" last.
 const std::vector<std::string>& kernel_class_names();
 
 }  // namespace banjia::trace
