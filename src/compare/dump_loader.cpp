@@ -108,6 +108,7 @@ void load_banjia(const fs::path& dir, Dump& dump) {
     text_field("autocast", e.autocast);
     if (int64_t k = 0; obj["reduce"].get(k) == simdjson::SUCCESS && k > 0) e.reduction = k;
     if (bool t = false; obj["training"].get(t) == simdjson::SUCCESS) e.training = t;
+    if (bool c = false; obj["computes_in_output_dtype"].get(c) == simdjson::SUCCESS) e.computes_in_output_dtype = c;
     simdjson::dom::array shape;
     if (obj["shape"].get(shape) == simdjson::SUCCESS) {
       auto dims = shape_dimensions(shape);
