@@ -116,3 +116,26 @@ def test_a_run_directory_pairs_steps_and_ranks_across_process_folders(run, tmp_p
     assert out["summary"]["unmatched_a"] == out["summary"]["unmatched_b"] == 0
     rc, out = compare(run, tmp_path / "a_proc", tmp_path / "b_proc")
     assert rc == 0 and out["summary"]["compared"] == len(tensors())
+
+
+def test_real_msprobe_dumps_noise_passes_and_the_planted_layernorm_fails(run, fixtures):
+    # PROVENANCE: msprobe/pt_l1 made by the real mindstudio-probe; bug_ln_eps has LayerNorm eps 0.5.
+    dumps = fixtures / "msprobe" / "pt_l1"
+    rc, out = compare(run, dumps / "bf16", dumps / "fp32")
+    assert rc == 0 and out["suspect"] is None
+    assert all(e["mode"] == "tensor" for e in out["entries"])
+    rc, out = compare(run, dumps / "bug_ln_eps", dumps / "fp32")
+    assert rc == 1
+    assert out["suspect"]["key"] == "Functional.layer_norm.0.forward.output.0"
+
+
+def test_real_msprobe_pt_values_are_what_torch_load_reads(run, fixtures):
+    dumps = fixtures / "msprobe" / "pt_l1"
+    key = "Functional.layer_norm.0.forward.output.0"
+    _, out = compare(run, dumps / "bug_ln_eps", dumps / "fp32")
+    entry = next(e for e in out["entries"] if e["key"] == key)
+    a = torch.load(next((dumps / "bug_ln_eps").glob(f"step0/proc*/dump_tensor_data/{key}.pt")), weights_only=True)
+    b = torch.load(next((dumps / "fp32").glob(f"step0/proc*/dump_tensor_data/{key}.pt")), weights_only=True)
+    a, b = a.double().numpy(), b.double().numpy()
+    assert entry["rel_l2_err"] == pytest.approx(np.linalg.norm(a - b) / np.linalg.norm(b), rel=1e-9)
+    assert entry["max_abs_err"] == pytest.approx(np.abs(a - b).max(), rel=1e-9)
