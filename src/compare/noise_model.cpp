@@ -231,7 +231,10 @@ class NoiseModel {
           grad_output_error_[module] = std::max(grad_output_error_[module], o.rel);
       }
       if (phase == Phase::kForward && !is_forward_input(*e.a) && !forward_roundoff_.contains(module))
-        forward_roundoff_[module] = std::max(entry_roundoff(*e.a, e.a->dtype, f32_a_), entry_roundoff(*e.b, e.b->dtype, f32_b_));
+        // For its parameter gradients: their batch sums multiply the autocast region's low-precision
+        // activations and gradients, whatever dtype this module's own output has.
+        forward_roundoff_[module] = std::max(entry_roundoff(*e.a, e.a->dtype, f32_a_, true),
+                                             entry_roundoff(*e.b, e.b->dtype, f32_b_, true));
       if (phase == Phase::kParamGrad && e.numeric) {
         grad_scale_[module] = std::max(grad_scale_[module], observed_.back().rms_b);
       }
@@ -241,11 +244,14 @@ class NoiseModel {
   // One side's precision for an entry: its dtype, coarsened for float32 by what the run allowed
   // float32 math to use (TF32, HF32, bfloat16 matmuls), and by autocast unless the capture says the
   // module computes in its output's dtype (a torch.nn Embedding or LayerNorm stays float32 under
-  // autocast) or the module has recorded children (whose errors its inputs' error already carries).
-  double entry_roundoff(const DumpEntry& e, const std::string& dtype, const std::string& f32) const {
+  // autocast) or the module has recorded children (whose errors its inputs' error already carries);
+  // autocast_region: coarsened by autocast whatever the module (the precision around it).
+  double entry_roundoff(const DumpEntry& e, const std::string& dtype, const std::string& f32,
+                        bool autocast_region = false) const {
     double u = unit_roundoff(dtype);
     if (u == unit_roundoff("float32")) u = std::max(u, unit_roundoff(f32));
-    bool computes_in_its_dtype = e.computes_in_output_dtype.value_or(false) || has_children_.contains(e.module);
+    bool computes_in_its_dtype =
+        !autocast_region && (e.computes_in_output_dtype.value_or(false) || has_children_.contains(e.module));
     if (u > 0 && !e.autocast.empty() && !computes_in_its_dtype) u = std::max(u, unit_roundoff(e.autocast));
     return u;
   }
