@@ -172,7 +172,8 @@ class NoiseModel {
       }
       double scale = phase == Phase::kParamGrad ? grad_scale_[owner] : previous_rms[phase];
       double e_in = phase == Phase::kForward ? forward_max : all_max;
-      // A parameter gradient is computed during its module's backward: later errors are not its inputs'.
+      // A parameter gradient is computed during its module's backward: later errors are not its inputs'
+      // (all_max_at_backward_: the pass-wide largest error at its module's output gradient).
       if (phase == Phase::kParamGrad)
         if (auto it = all_max_at_backward_.find(owner); it != all_max_at_backward_.end()) e_in = it->second;
       // A module's input gradients are computed from its output gradient and its forward input
@@ -202,7 +203,9 @@ class NoiseModel {
           forward_input_[owner] = std::max(forward_input_[owner], e.noise.error);
       }
       if (phase != Phase::kParamGrad && !e.mask_or_index) previous_rms[phase] = o.rms_b;
-      if (phase == Phase::kBackward) all_max_at_backward_[owner] = all_max;
+      // A parameter gradient is computed from its module's output gradient: what came after that
+      // (the module's own input gradients included) is not its input.
+      if (phase == Phase::kBackward && !is_input_grad(*e.a)) all_max_at_backward_[owner] = all_max;
     }
     locate();
   }
@@ -359,7 +362,7 @@ class NoiseModel {
   // per module: the largest forward error before its first forward output (its inputs' error, or
   // its recorded inputs'), of its forward outputs, of its output gradients
   std::unordered_map<std::string, double> forward_input_, forward_output_error_, grad_output_error_;
-  std::unordered_map<std::string, double> all_max_at_backward_;  // all_max at its module's last backward entry
+  std::unordered_map<std::string, double> all_max_at_backward_;  // all_max at its module's last output gradient
   std::vector<Observed> observed_;  // per entry, in r_.entries order
 };
 

@@ -74,9 +74,10 @@ def test_a_backward_only_bug_is_pinned_on_its_module_by_its_own_input_gradient(r
     assert by_key[suspect["key"]]["noise"]["own_inputs"] == (mode == "tensors")
 
 
-def test_a_wrong_weight_gradient_heads_the_gradient_ranking(run, dumps):
+@pytest.mark.parametrize("mode", MODES)
+def test_a_wrong_weight_gradient_heads_the_gradient_ranking(run, dumps, mode):
     planted = gpt2.PLANTED["grad_scale"]
-    _, out = compare(run, dumps["grad_scale", "tensors"], dumps["fp32", "tensors"])
+    _, out = compare(run, dumps["grad_scale", mode], dumps["fp32", mode])
     ranking = out["gradient_ranking"]
     assert ranking and ranking[0]["module"] == planted
     # Independently: the planted module's weight gradient is 10 % off (the bug scales it by 1.1).
