@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """banjia compare next to msprobe's own compare on the same msprobe dumps.
 
-Makes three tensor-task dumps with the real mindstudio-probe (PrecisionDebugger, level L1) of one
+Makes three tensor-task and three statistics-task dumps with the real mindstudio-probe (PrecisionDebugger, level L1) of one
 training step of a small network (Linear, LayerNorm, GELU, Linear, cross-entropy) on CPU: float32
 (the reference), bfloat16 autocast (noise only) and bfloat16 autocast with the LayerNorm's epsilon
 set to 0.5 (the planted bug). Then runs `msprobe compare` and `banjia compare` on the noise pair and
@@ -27,7 +27,7 @@ REPO = pathlib.Path(__file__).resolve().parent.parent
 CAPTURE = r'''
 import sys, torch, torch.nn as nn
 from msprobe.pytorch import PrecisionDebugger
-out, variant = sys.argv[1], sys.argv[2]
+out, variant, task = sys.argv[1], sys.argv[2], sys.argv[3]
 class Net(nn.Module):
     def __init__(self, eps):
         super().__init__()
@@ -37,7 +37,7 @@ class Net(nn.Module):
 torch.manual_seed(0)
 model = Net(0.5 if variant == "bug_ln_eps" else 1e-5)
 x, y = torch.randn(8, 16), torch.randint(0, 4, (8,))
-debugger = PrecisionDebugger(task="tensor", dump_path=out, level="L1")
+debugger = PrecisionDebugger(task=task, dump_path=out, level="L1")
 debugger.start(model)
 with torch.autocast("cpu", dtype=torch.bfloat16, enabled=variant != "fp32"):
     loss = nn.functional.cross_entropy(model(x), y)
@@ -52,7 +52,7 @@ def msprobe_rows(target, golden, work):
     subprocess.run([str(pathlib.Path(sys.executable).parent / "msprobe"), "compare", "-tp", str(target / "step0"),
                     "-gp", str(golden / "step0"), "-o", str(out)], check=True, capture_output=True)
     with open(glob.glob(str(out / "*.csv"))[0], newline="") as f:
-        return {r["NPU Name"]: r["Result"] for r in csv.DictReader(f)}
+        return {r["NPU Name"]: r["Result"] or "-" for r in csv.DictReader(f)}
 
 
 def banjia_rows(binary, target, golden):
@@ -72,29 +72,32 @@ def main():
 
     work = pathlib.Path(tempfile.mkdtemp(prefix="msprobe_verdicts."))
     runs = {}
-    for variant in ("fp32", "bf16", "bug_ln_eps"):
-        runs[variant] = work / variant
-        subprocess.run([sys.executable, "-c", CAPTURE, str(runs[variant]), variant], check=True, capture_output=True)
-        if args.fixtures:
-            dest = args.fixtures / variant
-            shutil.rmtree(dest, ignore_errors=True)
-            shutil.copytree(runs[variant], dest, ignore=shutil.ignore_patterns("stack.json", "construct.json"))
+    for task in ("tensor", "statistics"):
+        for variant in ("fp32", "bf16", "bug_ln_eps"):
+            runs[task, variant] = work / task / variant
+            subprocess.run([sys.executable, "-c", CAPTURE, str(runs[task, variant]), variant, task], check=True,
+                           capture_output=True)
+            if args.fixtures and task == "tensor":
+                dest = args.fixtures / variant
+                shutil.rmtree(dest, ignore_errors=True)
+                shutil.copytree(runs[task, variant], dest, ignore=shutil.ignore_patterns("stack.json", "construct.json"))
     lines = [f"# banjia compare and msprobe compare on the same msprobe dumps",
              "",
              f"Made by `bench/msprobe_verdicts.py` with mindstudio-probe {version('mindstudio-probe')} and torch "
              f"{version('torch')} on CPU: one training step of Linear, LayerNorm, GELU, Linear, cross-entropy; "
-             "tensor task, level L1 (`.pt` data files, `step0/proc<pid>/`). A: bfloat16 autocast; B: float32. "
+             "tensor task (`.pt` data files) and statistics task, level L1, `step0/proc<pid>/`. A: bfloat16 "
+             "autocast; B: float32. "
              "The bug pair has the LayerNorm's epsilon at 0.5 instead of 1e-5 in A. msprobe's `Result` per row "
              "beside banjia's `status`; rows msprobe writes for non-tensor arguments (`unsupported`) have no "
              "banjia row: banjia does not compare them, while msprobe does compare scalars (in the bug pair "
              "its `Functional.layer_norm.0.forward.input.4` row is the epsilon itself).", ""]
-    for pair in ("bf16", "bug_ln_eps"):
-        ms = msprobe_rows(runs[pair], runs["fp32"], work)
-        bj, out, rc = banjia_rows(args.banjia, runs[pair], runs["fp32"])
+    for task, pair in (("tensor", "bf16"), ("tensor", "bug_ln_eps"), ("statistics", "bf16"), ("statistics", "bug_ln_eps")):
+        ms = msprobe_rows(runs[task, pair], runs[task, "fp32"], work / task)
+        bj, out, rc = banjia_rows(args.banjia, runs[task, pair], runs[task, "fp32"])
         ms_err = sum(v == "error" for v in ms.values())
         bj_bad = sum(v in ("fail", "warn") for v in bj.values())
         suspect = out["suspect"]["key"] if out["suspect"] else "none"
-        lines += [f"## {pair} against fp32", "",
+        lines += [f"## {task} task: {pair} against fp32", "",
                   f"- msprobe: {ms_err} of {len(ms)} rows `error`",
                   f"- banjia: {bj_bad} of {len(bj)} entries fail or warn, exit {rc}, suspect `{suspect}`", "",
                   "| row | msprobe | banjia |", "|---|---|---|"]
