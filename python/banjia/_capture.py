@@ -8,7 +8,8 @@ Layout (compatible with the H200 fixture dumps): DIR/index.json with run metadat
 (key, module, type, call, kind, dtype, shape, stats) and, in "tensors" mode, DIR/tensors.npz keyed by
 entry key. Keys: NNNN.<module path>.forward.output in execution order (the root module is "model"),
 .forward.output.<i> for tuple outputs, .forward.input.<i>, NNNN.<path>.backward.grad_output for
-output gradients, grad.<parameter> for parameter gradients. Floating tensors are stored as float32
+output gradients, NNNN.<path>.backward.grad_input.<i> for the gradient a module's backward passes to
+its i-th input, grad.<parameter> for parameter gradients. Floating tensors are stored as float32
 (bfloat16 and float16 too; float64 stays float64) with the original dtype in the index.
 
 "stats" mode computes max/min/mean/L2 norm/nan/inf counts with torch ops on the tensor's own device
@@ -16,8 +17,10 @@ and copies only those numbers to the host, once, when the block ends.
 
 For compare's noise model the index also records what sets the precision of the run (threads,
 torch.get_float32_matmul_precision(), the TF32/HF32 flags of the device) and, per forward entry, the
-autocast dtype the module ran under, the reduction length of its math where the module type gives it
-("reduce") and, for BatchNorm, whether it used batch statistics ("training"). The index is strict
+autocast dtype the module ran under, whether it computes in its output's dtype (a torch.nn module
+without children: "computes_in_output_dtype"), the reduction
+length of its math where the module type gives it ("reduce") and, for BatchNorm, whether it used
+batch statistics ("training"). The index is strict
 JSON: a non-finite statistic is null and "nonfinite" names its value.
 """
 from __future__ import annotations
@@ -253,19 +256,56 @@ class capture:
             facts["reduce"] = reduce
         if isinstance(mod, nn.modules.batchnorm._BatchNorm):
             facts["training"] = bool(mod.training)
+        # A torch.nn module without children computes in its output's dtype (autocast casts the
+        # inputs of the ops it lowers, and those ops return the lower dtype): compare then takes a
+        # float32 Embedding or LayerNorm output under autocast for what it is. A user's own module
+        # may round to bfloat16 inside and still return float32, so it is not vouched for.
+        facts["computes_in_output_dtype"] = (type(mod).__module__.startswith("torch.nn.")
+                                             and next(iter(mod.children()), None) is None)
         return facts
 
-    def _grad_hook(self, label: str, name: str, module_type: str, call: int,
-                   suffix: str) -> Callable[[torch.Tensor], None]:
+    def _grad_hook(self, label: str, name: str, module_type: str, call: int, suffix: str,
+                   kind: str = "grad_output") -> Callable[[torch.Tensor], None]:
+        """kind "grad_output" (suffix ".output..."): the gradient of an output; "grad_input" (suffix
+        ".input.<i>"): the gradient this module's backward passes to its i-th input."""
+        tail = suffix.split(".", 2)[2] if suffix.count(".") >= 2 else ""
+
         def hook(grad: torch.Tensor) -> None:
             n = self._next()
-            key = f"{n:04d}.{label}.backward.grad_output{suffix[len('.output'):]}"
-            self._record(key, name, module_type, call, "backward.grad_output", grad)
+            key = f"{n:04d}.{label}.backward.{kind}" + (f".{tail}" if tail else "")
+            self._record(key, name, module_type, call, f"backward.{kind}", grad)
         return hook
+
+    def _input_grad_pre_hook(self, name: str) -> Callable[[torch.nn.Module, tuple[Any, ...]], tuple[Any, ...] | None]:
+        """Gives each floating input that requires grad a view of its own, so the gradient a hook on
+        the view sees is this module's own input gradient (not the sum over every consumer of the
+        tensor), then hooks it. A wrong backward is then pinned on the module whose output gradient
+        agrees while its input gradient does not."""
+        import torch
+
+        label = name or "model"
+
+        def pre_hook(mod: torch.nn.Module, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+            if not torch.is_grad_enabled():
+                return None
+            call = self._calls.get(name, 0)
+            changed = False
+            out = list(args)
+            for i, a in enumerate(args):
+                if isinstance(a, torch.Tensor) and a.requires_grad and a.is_floating_point():
+                    view = a.view_as(a)
+                    cast(Any, view).register_hook(self._grad_hook(label, name, type(mod).__name__, call,
+                                                                  f".input.{i}", "grad_input"))
+                    out[i] = view
+                    changed = True
+            return tuple(out) if changed else None
+        return pre_hook
 
     def __enter__(self) -> capture:
         for name, module in self.model.named_modules():
             if _selected(name, self.modules):
+                if self.grads:
+                    self._handles.append(module.register_forward_pre_hook(self._input_grad_pre_hook(name)))
                 self._handles.append(module.register_forward_hook(self._forward_hook(name)))
         return self
 

@@ -227,8 +227,15 @@ void localise(CompareResult& out) {
   for (size_t i = 0; i < out.entries.size(); ++i) {
     const EntryResult& r = out.entries[i];
     if (!out.first_divergence && (r.status == Status::kFail || r.status == Status::kWarn)) out.first_divergence = i;
-    if (!out.first_nonfinite_a && r.nonfinite_a > 0) out.first_nonfinite_a = i;
-    if (!out.first_nonfinite_b && r.nonfinite_b > 0) out.first_nonfinite_b = i;
+    // A mask filled with -inf is non-finite by construction: where the overflow starts is elsewhere.
+    if (!out.first_nonfinite_a && r.nonfinite_a > 0) {
+      if (r.mask_or_index) ++out.masks_skipped_a;
+      else out.first_nonfinite_a = i;
+    }
+    if (!out.first_nonfinite_b && r.nonfinite_b > 0) {
+      if (r.mask_or_index) ++out.masks_skipped_b;
+      else out.first_nonfinite_b = i;
+    }
     if (!out.first_ref_beyond_fp16 && r.ref_beyond_fp16 > 0) out.first_ref_beyond_fp16 = i;
     if (!r.metrics || r.metrics->nonfinite_position_mismatches > 0) continue;
     double e = r.metrics->rel_l2_err;
@@ -239,8 +246,9 @@ void localise(CompareResult& out) {
     }
     if (out.growth) out.growth->last = i;
     // A jump is measured against the largest error seen so far: the first nonzero difference has
-    // no baseline and is not a jump (baseline noise such as TF32 appears there).
-    if (baseline > 0 && e > baseline) {
+    // no baseline and is not a jump (baseline noise such as TF32 appears there), and a rise by no
+    // more than one forward module may add in noise (jump_min) is not one either.
+    if (baseline > 0 && e > out.jump_min * baseline && e > baseline) {
       double factor = e / baseline;
       if (!out.largest_jump || factor > out.largest_jump->factor) out.largest_jump = ErrorJump{i, factor, baseline};
     }

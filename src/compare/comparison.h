@@ -33,6 +33,7 @@ struct EntryResult {
   int64_t nonfinite_a = 0, nonfinite_b = 0;
   int64_t ref_beyond_fp16 = 0;  // floating-point reference values with |x| > 65504
   bool numeric = false;         // scored by its numbers: the noise model decides its status
+  bool mask_or_index = false;   // see is_mask_or_index
   NoiseAssessment noise;
 };
 
@@ -56,11 +57,12 @@ struct CompareResult {
   std::vector<EntryResult> entries;  // in A's execution order
   std::vector<const DumpEntry*> unmatched_a, unmatched_b;
   std::optional<size_t> first_divergence, first_nonfinite_a, first_nonfinite_b, first_ref_beyond_fp16;
+  size_t masks_skipped_a = 0, masks_skipped_b = 0;  // non-finite masks passed over before first_nonfinite_*
   std::optional<ErrorJump> largest_jump;
   std::optional<ErrorGrowth> growth;
   std::optional<size_t> suspect;        // first forward (else backward) entry beyond its floor by a clear factor
   std::vector<size_t> gradient_ranking;  // parameter gradients beyond their floor, worst first
-  double clear_factor = 0;
+  double clear_factor = 0, history_factor = 0, jump_min = 0;
   size_t count(Status s) const;
 };
 

@@ -2,8 +2,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <limits>
 #include <filesystem>
+#include <limits>
+#include <map>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -15,6 +16,7 @@
 #include "compare/dump_model.h"
 #include "compare/msprobe_dump.h"
 #include "compare/relaxed_json.h"
+#include "compare/torch_pt.h"
 
 namespace banjia::compare {
 
@@ -108,6 +110,7 @@ void load_banjia(const fs::path& dir, Dump& dump) {
     text_field("autocast", e.autocast);
     if (int64_t k = 0; obj["reduce"].get(k) == simdjson::SUCCESS && k > 0) e.reduction = k;
     if (bool t = false; obj["training"].get(t) == simdjson::SUCCESS) e.training = t;
+    if (bool c = false; obj["computes_in_output_dtype"].get(c) == simdjson::SUCCESS) e.computes_in_output_dtype = c;
     simdjson::dom::array shape;
     if (obj["shape"].get(shape) == simdjson::SUCCESS) {
       auto dims = shape_dimensions(shape);
@@ -162,20 +165,49 @@ void check_npy_input(const std::string& path) {
   if (auto* problem = std::get_if<std::string>(&parsed)) throw InputError(path, *problem);
 }
 
-// Finds the one dump.json below `dir` (msprobe nests it in step{N}/rank{ID}/).
-std::optional<fs::path> find_msprobe_json(const fs::path& dir) {
-  std::optional<fs::path> found;
+// The dump.json files below `dir`, up to three levels down (msprobe nests them in
+// step{N}/rank{ID}/ or step{N}/proc{pid}/), in path order.
+std::vector<fs::path> find_msprobe_jsons(const fs::path& dir) {
+  std::vector<fs::path> found;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
        it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (ec) break;
     if (it.depth() > 3) { it.disable_recursion_pending(); continue; }
-    if (it->path().filename() == "dump.json") {
-      if (found) throw InputError(dir.string(), "holds several msprobe dump.json files (one per rank?); pass one rank directory");
-      found = it->path();
+    if (it->path().filename() == "dump.json") found.push_back(it->path());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+// One msprobe run directory holding a dump.json per step and rank: every entry's key and call name
+// get their folder path as a prefix ("step0.rank1."), so two runs pair by step and rank. Process
+// folders (proc<pid>) are left out of the prefix: the pid differs from run to run.
+void load_msprobe_run(const fs::path& dir, const std::vector<fs::path>& jsons, Dump& dump) {
+  std::map<std::string, fs::path> seen;
+  for (const fs::path& json : jsons) {
+    std::string prefix;
+    for (const auto& part : json.parent_path().lexically_relative(dir)) {
+      std::string p = part.string();
+      bool proc = p.starts_with("proc") && p.size() > 4 &&
+                  std::all_of(p.begin() + 4, p.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+      if (proc || p == ".") continue;
+      prefix += p + ".";
+    }
+    if (auto [it, fresh] = seen.emplace(prefix, json); !fresh)
+      throw InputError(dir.string(), fmt::format("{} and {} are the same step and rank ({}); pass one of their folders",
+                                                 it->second.string(), json.string(), prefix.empty() ? "top level" : prefix));
+    Dump part;
+    load_msprobe_dump(json, part);
+    dump.format = part.format;
+    dump.task = part.task;
+    dump.meta = part.meta;
+    for (DumpEntry& e : part.entries) {
+      e.key = prefix + e.key;
+      e.module = prefix + e.module;
+      dump.entries.push_back(std::move(e));
     }
   }
-  return found;
 }
 }  // namespace
 
@@ -196,8 +228,11 @@ Dump load_dump(const std::string& path_text) {
       for (const auto& de : fs::directory_iterator(path, ec))
         if (de.path().extension() == ".npy") npys.push_back(de.path());
       if (npys.empty()) {
-        if (auto json = find_msprobe_json(path)) {
-          load_msprobe_dump(*json, dump);
+        if (auto jsons = find_msprobe_jsons(path); jsons.size() == 1) {
+          load_msprobe_dump(jsons.front(), dump);
+          return dump;
+        } else if (!jsons.empty()) {
+          load_msprobe_run(path, jsons, dump);
           return dump;
         }
         throw InputError(path_text, "not a dump: no index.json (banjia), dump.json (msprobe) or .npy files");
@@ -221,8 +256,8 @@ Dump load_dump(const std::string& path_text) {
   } else if (path.filename() == "index.json") {
     load_banjia(path.parent_path(), dump);
   } else if (ext == ".pt" || ext == ".pth") {
-    throw InputError(path_text, "torch .pt files are not supported (no safe reader without unpickling); "
-                                "save tensors with numpy.save or banjia.capture instead");
+    throw InputError(path_text, "a .pt file is read as an msprobe data file inside its dump, not as a dump of its "
+                                "own; pass the dump's directory, or save tensors with numpy.save or banjia.capture");
   } else {
     throw InputError(path_text, "unknown input: expected a dump directory, dump.json, .npy or .npz");
   }
@@ -244,8 +279,7 @@ std::string load_tensor(const Dump& dump, const DumpEntry& entry, LoadedTensor& 
     case DataKind::kMissingFile: return fmt::format("data file {} not found", entry.data_path);
     case DataKind::kOutsideDump:
       return fmt::format("data file name {} leaves the dump's directory; not read", excerpt(entry.data_path, 200));
-    case DataKind::kPtFile:
-      return fmt::format("{}: torch .pt data files are not supported (no safe reader)", entry.data_path);
+    case DataKind::kPtFile: return load_pt_tensor(entry.data_path, out);
     case DataKind::kNpyFile:
       try {
         out.mapping = std::make_shared<const MappedFile>(entry.data_path);

@@ -38,6 +38,8 @@ struct DumpEntry {
   int64_t reduction = 0;         // reduction length of the module's math ("reduce"), 0 when not recorded
   std::string autocast;          // autocast dtype the module ran under ("autocast"), "" when none
   std::optional<bool> training;  // module.training ("training"), when recorded
+  // the module computes in its output's dtype whatever autocast says ("computes_in_output_dtype")
+  std::optional<bool> computes_in_output_dtype;
   DataKind data = DataKind::kNone;
   std::string data_path;  // file for kNpyFile/kPtFile/kMissingFile, data name for display
   size_t npz_member = 0;  // index into the archive's members for kNpzMember

@@ -69,6 +69,9 @@ struct Flattener {
     } else if (tensor_task) {
       e.data = DataKind::kMissingFile;
     }
+    // A tensor-task entry whose data file is absent is compared by the statistics dump.json gives
+    // for it (msprobe writes both), rather than not at all.
+    if (e.data == DataKind::kMissingFile && e.stats.any()) e.data = DataKind::kNone;
     dump.entries.push_back(std::move(e));
   }
 

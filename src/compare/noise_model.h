@@ -5,11 +5,13 @@
 // The model and its parameters: data/compare/noise.toml; docs/compare.md explains it.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <string_view>
+
+#include "compare/dump_model.h"
 
 namespace banjia::compare {
 
-struct Dump;
 struct CompareResult;
 
 enum class Phase { kForward, kBackward, kParamGrad };
@@ -27,7 +29,19 @@ struct NoiseAssessment {
   int64_t reduction = 0;
   bool near_zero = false;        // its RMS is below its floor times its layer's scale
   bool ill_conditioned = false;  // training-mode BatchNorm over too few values per channel
+  // The largest ratio earlier entries of the same role showed (the same key with its layer indices
+  // and call counts ignored, e.g. transformer.h.*.ln_2.forward.output); -1 when none came before.
+  double history_ratio = -1;
+  bool history_jump = false;  // above its floor and more than history_factor x its history: fail
+  // e_in came from the module's own forward and output gradient (its input gradients and parameter
+  // gradients), not from every entry before it
+  bool own_inputs = false;
 };
+
+// Whether one side of an entry is an index tensor (integer or bool) or a mask filled with -inf or its
+// dtype's lowest value (no nan, no +inf). An entry both of whose sides are is compared, but never
+// sets another entry's scale or input error, and is not reported as the first non-finite entry.
+bool is_mask_or_index(const std::string& dtype, const SummaryStats& s);
 
 // Decides the status of every entry scored numerically (EntryResult::numeric) and fills
 // CompareResult::suspect and ::gradient_ranking. Entries must be in A's execution order.

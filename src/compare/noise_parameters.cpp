@@ -55,6 +55,7 @@ const NoiseParameters& noise_parameters() {
     out.growth_backward = required<double>(t, "growth", "backward");
     out.growth_param = required<double>(t, "growth", "param_grad");
     out.clear_factor = required<double>(t, "verdict", "clear_factor");
+    out.history_factor = required<double>(t, "verdict", "history_factor");
     out.batchnorm_min_values = required<int64_t>(t, "verdict", "batchnorm_min_values");
     return out;
   }();

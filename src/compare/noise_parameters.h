@@ -13,6 +13,7 @@ struct NoiseParameters {
   int64_t min_reduction = 16, parameter_reduction = 4096;
   double growth_forward = 2, growth_backward = 6, growth_param = 4;
   double clear_factor = 3;
+  double history_factor = 3;
   int64_t batchnorm_min_values = 16;
 };
 

@@ -116,10 +116,14 @@ std::string render_dump_html(const Dump& a, const Dump& b, const CompareResult& 
   note("First divergence", r.first_divergence);
   note("First nan/inf in A", r.first_nonfinite_a);
   note("First nan/inf in B", r.first_nonfinite_b);
+  if (r.masks_skipped_a || r.masks_skipped_b)
+    body += fmt::format("<p>Masks passed over when looking for the first nan/inf (-inf or the dtype's lowest value by "
+                        "construction): {} in A, {} in B</p>", r.masks_skipped_a, r.masks_skipped_b);
   note("Reference first leaves fp16's range", r.first_ref_beyond_fp16);
   if (r.largest_jump)
-    body += fmt::format("<p>Largest error jump: #{} <code>{}</code> ({:.1f}x)</p>", r.largest_jump->index,
-                        html::escape(r.entries[r.largest_jump->index].a->key), r.largest_jump->factor);
+    body += fmt::format("<p>Largest error jump: #{} <code>{}</code> ({:.1f}x the largest error before it, {:.3g})</p>",
+                        r.largest_jump->index, html::escape(r.entries[r.largest_jump->index].a->key),
+                        r.largest_jump->factor, r.largest_jump->baseline);
   body += html::svg_line_chart(error_chart(r));
   body += "<h2>Entries</h2>" + entries_table(r);
   body += "<h2>Unmatched entries</h2>";

@@ -39,6 +39,10 @@ void noise(JsonWriter& w, const NoiseAssessment& n) {
   w.field("ratio_infinite", std::isinf(n.ratio)).field("local_floor", n.local_floor);
   w.field("input_error", n.input_error).field("unit_roundoff", n.unit_roundoff);
   w.field("reduction", n.reduction).field("near_zero", n.near_zero).field("ill_conditioned", n.ill_conditioned);
+  w.key("history_ratio");
+  if (n.history_ratio >= 0) w.value(n.history_ratio);
+  else w.null();
+  w.field("history_jump", n.history_jump).field("own_inputs", n.own_inputs);
   w.end_object();
 }
 
@@ -124,6 +128,7 @@ std::string render_dump_json(const Dump& a, const Dump& b, const CompareResult& 
     w.field("would_overflow_fp16", static_cast<int64_t>(e.ref_beyond_fp16));
     if (e.metrics) w.field("nonfinite_positions_match", e.metrics->nonfinite_position_mismatches == 0);
     noise(w, e.noise);
+    w.field("mask_or_index", e.mask_or_index);
     stats(w, "stats_a", e.stats_a);
     stats(w, "stats_b", e.stats_b);
     w.key("stats_rel_err").begin_object();
@@ -145,13 +150,15 @@ std::string render_dump_json(const Dump& a, const Dump& b, const CompareResult& 
   w.key("gradient_ranking").begin_array();
   for (size_t i : r.gradient_ranking) noise_ref(w, r, i);
   w.end_array();
-  w.field("clear_factor", r.clear_factor);
+  w.field("clear_factor", r.clear_factor).field("history_factor", r.history_factor);
   w.key("first_divergence");
   located(w, r, r.first_divergence, true);
   w.key("first_nonfinite").begin_object().key("a");
   located(w, r, r.first_nonfinite_a, true);
   w.key("b");
   located(w, r, r.first_nonfinite_b, false);
+  w.key("masks_skipped").begin_object().field("a", static_cast<uint64_t>(r.masks_skipped_a));
+  w.field("b", static_cast<uint64_t>(r.masks_skipped_b)).end_object();
   w.end_object();
   w.key("first_fp16_overflow_in_reference");
   located(w, r, r.first_ref_beyond_fp16, false);

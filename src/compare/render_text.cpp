@@ -42,13 +42,17 @@ std::string render_dump_text(const Dump& a, const Dump& b, const CompareResult& 
   };
   if (r.suspect) {
     const NoiseAssessment& n = r.entries[*r.suspect].noise;
-    out += fmt::format("suspect: {} [{}] error {} is {:.1f}x its noise floor {} (inputs' error {})\n",
-                       where(r.suspect), phase_name(n.phase), g(n.error), n.ratio, g(n.floor), g(n.input_error));
+    out += fmt::format("suspect: {} [{}] error {} is {:.1f}x its noise floor {} ({} {}){}\n", where(r.suspect),
+                       phase_name(n.phase), g(n.error), n.ratio, g(n.floor),
+                       n.own_inputs ? "its own output gradient and input's error" : "inputs' error", g(n.input_error),
+                       n.history_jump ? fmt::format("; its role's largest ratio before it: {:.2g}", n.history_ratio)
+                                      : "");
   } else {
     size_t structural = 0;
     for (const EntryResult& e : r.entries) structural += e.status == Status::kFail && !e.noise.assessed;
-    out += fmt::format("suspect: none (no module's error exceeds its noise floor by more than {:g}x){}\n",
-                       r.clear_factor,
+    out += fmt::format("suspect: none (no module's error exceeds its noise floor by more than {:g}x, or exceeds it "
+                       "and {:g}x its role's earlier ratio){}\n",
+                       r.clear_factor, r.history_factor,
                        structural ? fmt::format("; {} {} on nan/inf positions or shapes instead", structural,
                                                 structural == 1 ? "entry fails" : "entries fail")
                                   : "");
@@ -72,12 +76,20 @@ std::string render_dump_text(const Dump& a, const Dump& b, const CompareResult& 
   } else {
     out += "first divergence: none\n";
   }
-  if (r.first_nonfinite_a)
-    out += fmt::format("first nan/inf in A: {} ({} non-finite values)\n", where(r.first_nonfinite_a),
-                       r.entries[*r.first_nonfinite_a].nonfinite_a);
-  if (r.first_nonfinite_b)
-    out += fmt::format("first nan/inf in B: {} ({} non-finite values)\n", where(r.first_nonfinite_b),
-                       r.entries[*r.first_nonfinite_b].nonfinite_b);
+  auto nonfinite = [&](const char* side, const std::optional<size_t>& i, size_t masks, bool side_a) {
+    std::string skipped = masks ? fmt::format("{} mask {} (-inf or the dtype's lowest value by construction) passed over",
+                                              masks, masks == 1 ? "entry" : "entries")
+                                : "";
+    if (i) {
+      const EntryResult& e = r.entries[*i];
+      out += fmt::format("first nan/inf in {}: {} ({} non-finite values){}\n", side, where(i),
+                         side_a ? e.nonfinite_a : e.nonfinite_b, skipped.empty() ? "" : "; " + skipped);
+    } else if (masks) {
+      out += fmt::format("first nan/inf in {}: none outside masks; {}\n", side, skipped);
+    }
+  };
+  nonfinite("A", r.first_nonfinite_a, r.masks_skipped_a, true);
+  nonfinite("B", r.first_nonfinite_b, r.masks_skipped_b, false);
   if (r.first_ref_beyond_fp16)
     out += fmt::format("reference leaves fp16's range (|x| > 65504, would overflow in fp16) first at: {} ({} values)\n",
                        where(r.first_ref_beyond_fp16), r.entries[*r.first_ref_beyond_fp16].ref_beyond_fp16);
@@ -91,6 +103,9 @@ std::string render_dump_text(const Dump& a, const Dump& b, const CompareResult& 
     out += fmt::format("largest error jump: {}: relative L2 error {} = {:.1f}x the largest before it ({})\n",
                        where(std::optional<size_t>(r.largest_jump->index)), g(e.metrics->rel_l2_err),
                        r.largest_jump->factor, g(r.largest_jump->baseline));
+  } else if (r.growth) {
+    out += fmt::format("largest error jump: none above {:g}x (the error first appears at {})\n", r.jump_min,
+                       r.entries[r.growth->first_nonzero].a->key);
   }
   std::vector<size_t> order(r.entries.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -78,6 +78,7 @@ class NpzArchive {
 // Bytes of one tensor plus a parsed view into them. Keeps the mapping or buffer alive.
 struct LoadedTensor {
   std::shared_ptr<const MappedFile> mapping;
+  std::shared_ptr<NpzArchive> archive;  // a torch .pt zip whose stored member the view points into
   std::vector<std::byte> buffer;
   NpyView view;
 };

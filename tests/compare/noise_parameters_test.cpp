@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <string>
 
+#include "compare/noise_model.h"
 #include "compare/noise_parameters.h"
 
 namespace banjia::compare {
@@ -38,6 +40,29 @@ TEST(NoiseParameters, Float32PrecisionFollowsTheRecordedFlags) {
             "float32");
   EXPECT_EQ(float32_compute_precision(Meta{{"device", "cpu"}, {"float32_matmul_precision", "medium"}}), "bfloat16");
   EXPECT_EQ(float32_compute_precision(Meta{{"device", "cpu"}, {"float32_matmul_precision", "high"}}), "tf32");
+}
+
+TEST(NoiseModel, MasksAndIndicesAreRecognisedByConstruction) {
+  auto stats = [](double min, double max, int64_t nan = 0) {
+    SummaryStats s;
+    s.min = min;
+    s.max = max;
+    s.nan_count = nan;
+    return s;
+  };
+  const double inf = std::numeric_limits<double>::infinity();
+  // torch.finfo(dtype).min: what masked_fill(mask, finfo.min) writes
+  EXPECT_TRUE(is_mask_or_index("float32", stats(-3.4028234663852886e38, 0)));
+  EXPECT_TRUE(is_mask_or_index("float16", stats(-65504.0, 0)));
+  EXPECT_TRUE(is_mask_or_index("bfloat16", stats(-3.3895313892515355e38, 0)));
+  EXPECT_TRUE(is_mask_or_index("float32", stats(-inf, 0)));
+  EXPECT_TRUE(is_mask_or_index("int64", stats(0, 127)));
+  EXPECT_TRUE(is_mask_or_index("bool", stats(0, 1)));
+  // data, and overflows (both signs, or nan), are not masks
+  EXPECT_FALSE(is_mask_or_index("float32", stats(-3.0, 2.0)));
+  EXPECT_FALSE(is_mask_or_index("float16", stats(-30000.0, 0)));
+  EXPECT_FALSE(is_mask_or_index("float16", stats(-inf, inf)));
+  EXPECT_FALSE(is_mask_or_index("float32", stats(-inf, 1.0, 3)));
 }
 
 }  // namespace

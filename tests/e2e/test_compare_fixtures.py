@@ -62,7 +62,7 @@ def test_low_precision_vs_fp32_bounded_and_growing(run, fixtures, model, low):
     assert max(rel) < 0.05
     first_nonzero = next(r for r in rel if r > 0)
     assert max(rel[len(rel) // 2:]) > first_nonzero
-    assert out["first_nonfinite"] == {"a": None, "b": None}
+    assert out["first_nonfinite"] == {"a": None, "b": None, "masks_skipped": {"a": 0, "b": 0}}
 
 
 @pytest.mark.parametrize("model", ["tinygpt", "resnet18"])
@@ -111,7 +111,7 @@ def test_json_schema_csv_columns_and_html(run, fixtures, tmp_path):
     assert set(out) >= {"entries", "unmatched", "first_divergence", "first_nonfinite"}
     for field in ("key", "module", "status", "cosine", "max_abs_err", "max_rel_err", "rmse"):
         assert field in out["entries"][0]
-    assert set(out["first_nonfinite"]) == {"a", "b"}
+    assert set(out["first_nonfinite"]) == {"a", "b", "masks_skipped"}
     page = html.read_text()
     assert page.startswith("<!DOCTYPE html>") and "<svg" in page
     c = run("compare", a, b, "--format", "csv")

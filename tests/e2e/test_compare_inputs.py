@@ -173,7 +173,7 @@ def _file(p, name, data):
 
 @pytest.mark.parametrize("setup, needle", [
     (lambda p: p / "missing", "no such file"),
-    (lambda p: _file(p, "m.pt", b"PK"), "not supported"),
+    (lambda p: _file(p, "m.pt", b"PK"), "not as a dump of its own"),
     (lambda p: _file(p, "bad.npz", b"junk"), "not a readable npz"),
     (lambda p: _file(p, "d/dump.json", b"{nope").parent, "not valid"),
     (lambda p: _file(p, "d/index.json", b'{"entries": 3}').parent, "entries"),
