@@ -39,7 +39,7 @@ def test_two_simulated_npus_train_the_same_weights_as_one_process(run, tmp_path,
     out = tmp_path / "out"
     r = run("migrate", EXAMPLE, "-o", out, "--distributed", "--target", target, "--report", tmp_path / "r.json")
     assert r.returncode == 0, r.stderr
-    assert sorted(p.name for p in out.iterdir()) == ["train.py", "train_distributed.sh"]
+    assert sorted(p.name for p in out.iterdir()) == ["README.md", "train.py", "train_distributed.sh"]
     weights = tmp_path / "weights.pt"
     sim = ["-m", "banjia.npu_sim", *(["--autoload"] if target == "accelerator" else []),
            "-m", "torch.distributed.run", "--nproc-per-node", "2"]
