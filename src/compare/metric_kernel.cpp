@@ -5,6 +5,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "common/cpu_features.h"
+
 namespace banjia::compare {
 
 namespace {
@@ -151,7 +153,6 @@ template <class T>
 BANJIA_AVX2 bool block_avx2(MetricAcc& s, const std::byte* n, const std::byte* b, size_t len, const Tolerance& tol) {
   return finite_block<v4d, T>(s, n, b, len, tol);
 }
-const bool kHaveAvx2 = __builtin_cpu_supports("avx2");
 #endif
 
 }  // namespace
@@ -159,7 +160,7 @@ const bool kHaveAvx2 = __builtin_cpu_supports("avx2");
 template <class T>
 bool accumulate_finite(MetricAcc& s, const std::byte* a, const std::byte* b, size_t len, const Tolerance& tol) {
 #if defined(__x86_64__)
-  if (kHaveAvx2) return block_avx2<T>(s, a, b, len, tol);
+  if (cpu_has_avx2()) return block_avx2<T>(s, a, b, len, tol);
 #endif
   return finite_block<v2d, T>(s, a, b, len, tol);
 }
