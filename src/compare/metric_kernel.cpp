@@ -43,7 +43,10 @@ using v4f = float __attribute__((vector_size(16)));
 
 template <class V> struct Traits;
 template <> struct Traits<v2d> { using L = v2l; using F = v2f; static constexpr int kWidth = 2; };
+#if defined(__x86_64__)
+// Four lanes only for the AVX2 kernel (x86-64); elsewhere clang would report kWidth unused.
 template <> struct Traits<v4d> { using L = v4l; using F = v4f; static constexpr int kWidth = 4; };
+#endif
 
 #define BANJIA_INLINE [[gnu::always_inline]] inline
 
