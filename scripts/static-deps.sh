@@ -8,7 +8,7 @@
 #     Builds zlib, libyaml, SQLite, libzip, fmt, simdjson, CLI11 and toml++ from the directories in
 #     SRC_DIR (Debian's, or upstream release tarballs unpacked there) with cmake/zig-toolchain.cmake
 #     into PREFIX: static archives, headers, CMake package files and pkg-config files, nothing else.
-#     Each library is rebuilt only when its source directory or this script changed.
+#     Each library is rebuilt only when its source directory, this script or the toolchain file changed.
 # Environment: BANJIA_ZIG (the zig executable; default `zig` on PATH), JOBS (default 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +19,7 @@ die() { echo "static-deps: $*" >&2; exit 1; }
 
 # ---------------------------------------------------------------------------------------------------
 # fetch
-# Debian binary package whose source package is wanted -> that source package's name.
+# The -dev packages whose source packages are fetched, at the installed version.
 DEV_PACKAGES=(zlib1g-dev libyaml-dev libsqlite3-dev libzip-dev libfmt-dev libsimdjson-dev libcli11-dev
               libtomlplusplus-dev)
 
