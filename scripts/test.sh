@@ -2,7 +2,8 @@
 # Installs what is missing, builds, and runs every test (CI runs this: .ci/run):
 #   the C++ suite (GoogleTest via ctest); the types (mypy --strict, settings in pyproject.toml); the CLI
 #   end-to-end, Python runtime, simulated-NPU and knowledge-base (data/) tests (pytest in .venv); the wheel, installed into a
-#   fresh venv; then one clang build with ASan + UBSan and libFuzzer instrumentation: the C++ suite and
+#   fresh venv; the portable x86_64 wheel (scripts/portable-wheels.sh --ci, docs/building.md; from
+#   nothing in CI's fresh clone, build-portable/ keeps its work for the next local run); then one clang build with ASan + UBSan and libFuzzer instrumentation: the C++ suite and
 #   the CLI tests under the sanitizers, and a fuzz smoke run of every harness (docs/fuzzing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +29,12 @@ BANJIA_BIN="$PWD/build/src/banjia" "$PY" -m pytest -q tests/e2e tests/runtime te
 
 echo "== wheel (pip wheel ., installed into a fresh venv) [${SECONDS} s so far]"
 bash scripts/wheel-test.sh
+
+# The bounded part of scripts/portable-wheels.sh that fits CI's time: the x86_64 wheel (static
+# libraries and binary by Zig for glibc 2.28), auditwheel, pip install, and the CLI smoke on a CPU
+# without AVX and with Debian 11's C library. The aarch64 wheel and the chroot: the full script.
+echo "== portable x86_64 wheel (manylinux, Zig toolchain; scripts/portable-wheels.sh --ci) [${SECONDS} s so far]"
+JOBS=$JOBS bash scripts/portable-wheels.sh --ci
 
 echo "== build with ASan + UBSan and libFuzzer instrumentation (clang) [${SECONDS} s so far]"
 CLANG=$(bash scripts/install-deps.sh --print-clang)
