@@ -53,6 +53,11 @@ fetch() {
       rm -f "$src/${name}"_*
     fi
   done
+  local sqlite amalg
+  if sqlite=$(source_dir "$src" 'sqlite3-[0-9]*' 'sqlite-*'); then
+    amalg=$(sqlite_amalgamation "$sqlite")
+    echo "static-deps: SQLite amalgamation in $amalg"
+  fi
 }
 
 # "URI SUITE..." for every deb line of Debian's own archive in the deb822 and one-line formats.
@@ -108,6 +113,23 @@ up_to_date() {
   return 1
 }
 stamp() { mkdir -p "$PREFIX/.stamps"; mv "$WORK/$1.stamp" "$PREFIX/.stamps/$1"; }
+
+# Prints the directory of SQLite's amalgamation (sqlite3.c, sqlite3.h) of the source directory DIR:
+# DIR itself for an upstream sqlite-autoconf tarball, else DIR.amalgamation beside it, which SQLite's
+# configure/make generates with the build machine's compiler and tclsh, once for every target (fetch
+# makes it, so that builds for two targets at once do not both make it).
+sqlite_amalgamation() {
+  local dir=$1 out=$1.amalgamation
+  if [ -f "$dir/sqlite3.c" ]; then echo "$dir"; return 0; fi
+  if [ ! -f "$out/sqlite3.c" ]; then
+    local tmp
+    tmp=$(mktemp -d "$out.XXXXXX")
+    (cd "$tmp" && CC=cc "$dir/configure" --disable-tcl >"$tmp/log" 2>&1 && make sqlite3.c >>"$tmp/log" 2>&1) ||
+      { tail -30 "$tmp/log" >&2; die "SQLite amalgamation failed"; }
+    mv -T "$tmp" "$out" 2>/dev/null || rm -rf "$tmp"
+  fi
+  echo "$out"
+}
 
 cmake_lib() {
   local name=$1 dir=$2; shift 2
@@ -169,18 +191,12 @@ build() {
     stamp libyaml
   fi
 
-  # SQLite: the amalgamation (sqlite3.c) that its configure/make generates with the build machine's
-  # compiler and tclsh (an upstream sqlite-autoconf tarball already has it), compiled for the target.
-  # SQLite's default options; threads on, as in Debian.
+  # SQLite: its amalgamation (sqlite_amalgamation), compiled for the target. SQLite's default
+  # options; threads on, as in Debian.
   dir=$(source_dir "$src" 'sqlite3-[0-9]*' 'sqlite-*') || die "no SQLite source in $src"
   if ! up_to_date sqlite "$(basename "$dir")"; then
-    local amalg=$dir
-    if [ ! -f "$dir/sqlite3.c" ]; then
-      rm -rf "$WORK/sqlite" && mkdir -p "$WORK/sqlite"
-      (cd "$WORK/sqlite" && CC=cc "$dir/configure" --disable-tcl >"$WORK/sqlite.log" 2>&1 &&
-        make sqlite3.c >>"$WORK/sqlite.log" 2>&1) || { tail -30 "$WORK/sqlite.log" >&2; die "SQLite amalgamation failed"; }
-      amalg=$WORK/sqlite
-    fi
+    local amalg
+    amalg=$(sqlite_amalgamation "$dir")
     # shellcheck disable=SC2086  # CC is the compiler and its target arguments
     $CC $CFLAGS -DSQLITE_THREADSAFE=1 -c "$amalg/sqlite3.c" -o "$WORK/sqlite3.o"
     rm -f "$PREFIX/lib/libsqlite3.a"
