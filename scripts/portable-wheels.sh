@@ -11,11 +11,10 @@
 #     chroot made by debootstrap, and on a baseline x86-64 CPU without AVX (qemu-x86_64 -cpu
 #     Nehalem); aarch64 under qemu-aarch64 with Debian 11's arm64 C library. The x86_64 wheel is also
 #     installed with pip into a fresh venv here.
-# Usage: portable-wheels.sh [--arch x86_64|aarch64|x86_64,aarch64] [--userland chroot|libc|none] [--ci]
+# Usage: portable-wheels.sh [--arch x86_64|aarch64|x86_64,aarch64] [--userland chroot|libc|none]
 #   --userland      where the x86_64 binary meets Debian 11's glibc: a debootstrap chroot (default;
 #                   its first run downloads a base system), or only Debian 11's C library, run by
 #                   its own dynamic loader (seconds), or nowhere
-#   --ci            what CI runs (scripts/test.sh): --arch x86_64 --userland libc
 # Environment: GLIBC (default 2.28), JOBS (default 2), PYTHON (default: .venv's, else python3.11).
 # Output: build-portable/wheelhouse/banjia-<version>-py3-none-manylinux_<X>_<Y>_<arch>.whl and the
 # wall and CPU time of each step. Everything else it makes stays in build-portable/ (sources, static libraries,
@@ -29,12 +28,11 @@ GLIBC=${GLIBC:-2.28}
 export JOBS=${JOBS:-2}
 ARCHS=x86_64,aarch64
 USERLAND=chroot
-usage() { echo "usage: portable-wheels.sh [--arch x86_64|aarch64|x86_64,aarch64] [--userland chroot|libc|none] [--ci]" >&2; exit 2; }
+usage() { echo "usage: portable-wheels.sh [--arch x86_64|aarch64|x86_64,aarch64] [--userland chroot|libc|none]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch) [ $# -ge 2 ] || usage; ARCHS=$2; shift 2 ;;
     --userland) [ $# -ge 2 ] || usage; USERLAND=$2; shift 2 ;;
-    --ci) ARCHS=x86_64; USERLAND=libc; shift ;;
     *) usage ;;
   esac
 done
@@ -107,6 +105,25 @@ deps() {
   nice -n 19 bash scripts/static-deps.sh build "$arch-linux-gnu.$GLIBC" "$BUILD/src" "$BUILD/$arch/prefix"
 }
 
+# The static libraries of every architecture at once: each build has long single-threaded parts
+# (configure scripts, SQLite's one large file) that the other's work overlaps.
+deps_all() {
+  local arch pids=() failed=""
+  for arch in "${arch_list[@]}"; do
+    mkdir -p "$BUILD/$arch"
+    deps "$arch" >"$BUILD/$arch/static-deps.log" 2>&1 &
+    pids+=("$!")
+  done
+  local i
+  for i in "${!arch_list[@]}"; do
+    arch=${arch_list[$i]}
+    if wait "${pids[$i]}"; then tail -1 "$BUILD/$arch/static-deps.log"
+    else tail -30 "$BUILD/$arch/static-deps.log" >&2; failed+=" $arch"
+    fi
+  done
+  [ -z "$failed" ] || fail "static libraries failed for:$failed"
+}
+
 wheel() {
   local arch=$1 raw=$BUILD/$arch/dist
   local args=(
@@ -121,6 +138,11 @@ wheel() {
   rm -rf "$raw"
   # _PYTHON_HOST_PLATFORM: the architecture of the wheel's tag (linux_<arch>), which scikit-build-core
   # would otherwise take from this machine; auditwheel then replaces it with the manylinux tag.
+  # CMAKE_EXECUTABLE, CMAKE_MAKE_PROGRAM: the system's CMake and Ninja (scripts/install-deps.sh), named
+  # so that pip's build environment gets none from PyPI: it would take them for the wheel's platform,
+  # and an aarch64 cmake does not run here.
+  local sys_path=/usr/local/bin:/usr/bin:/bin
+  CMAKE_EXECUTABLE=$(PATH=$sys_path command -v cmake) CMAKE_MAKE_PROGRAM=$(PATH=$sys_path command -v ninja) \
   CMAKE_BUILD_PARALLEL_LEVEL=$JOBS _PYTHON_HOST_PLATFORM=linux_$arch nice -n 19 \
     "$PYTHON" -m pip wheel . --no-deps -q --disable-pip-version-check -w "$raw" "${args[@]}"
   local wheels=("$raw"/banjia-"$version"-*.whl)
@@ -276,7 +298,9 @@ IFS=, read -r -a arch_list <<<"$ARCHS"
 mapfile -t arch_list < <(printf '%s\n' "${arch_list[@]}" | awk -v h="$host_arch" '$0 == h {print; next} {rest = rest $0 "\n"} END {printf "%s", rest}')
 for arch in "${arch_list[@]}"; do
   case "$arch" in x86_64 | aarch64) ;; *) fail "unknown architecture $arch" ;; esac
-  timed "$arch: static libraries" deps "$arch"
+done
+timed "static libraries (${arch_list[*]})" deps_all
+for arch in "${arch_list[@]}"; do
   timed "$arch: pip wheel" wheel "$arch"
   timed "$arch: auditwheel repair + show, ELF checks" audit "$arch"
   if [ "$arch" = x86_64 ]; then
