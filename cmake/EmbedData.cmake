@@ -17,6 +17,23 @@ function(banjia_embed_data target)
   # Each TOML file also goes in as JSON written by banjia_toml_to_json, under "toml-as-json/<path>"
   # (outside data/, so listings of data/ never see it): common/toml_json.h says why.
   set(gen_root "${CMAKE_CURRENT_BINARY_DIR}/toml-as-json")
+  # A cross build (e.g. aarch64 on x86_64) cannot run the banjia_toml_to_json it builds: it takes one
+  # built for this machine instead (BANJIA_TOML_TO_JSON), or runs its own through
+  # CMAKE_CROSSCOMPILING_EMULATOR, which CMake puts before a tool named by its target. Without an
+  # emulator CMake does not turn a target's name into its path when cross-compiling (a build for
+  # another glibc of this machine's architecture, as the Zig toolchain makes, still runs here).
+  set(BANJIA_TOML_TO_JSON "" CACHE FILEPATH
+      "banjia_toml_to_json built for the build machine (cross builds; default: the one built here)")
+  if(BANJIA_TOML_TO_JSON)
+    set(converter "${BANJIA_TOML_TO_JSON}")
+    set(converter_dep "${BANJIA_TOML_TO_JSON}")
+  elseif(CMAKE_CROSSCOMPILING AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
+    set(converter "$<TARGET_FILE:banjia_toml_to_json>")
+    set(converter_dep banjia_toml_to_json)
+  else()
+    set(converter banjia_toml_to_json)
+    set(converter_dep banjia_toml_to_json)
+  endif()
   set(generated)
   foreach(f IN LISTS files)
     if(f MATCHES "\\.toml$")
@@ -26,8 +43,8 @@ function(banjia_embed_data target)
       add_custom_command(
         OUTPUT "${json}"
         COMMAND ${CMAKE_COMMAND} -E make_directory "${json_dir}"
-        COMMAND banjia_toml_to_json "${f}" "${json}"
-        DEPENDS "${f}" banjia_toml_to_json
+        COMMAND ${converter} "${f}" "${json}"
+        DEPENDS "${f}" ${converter_dep}
         COMMENT "Knowledge base as JSON: ${rel}"
         VERBATIM)
       list(APPEND generated "${json}")

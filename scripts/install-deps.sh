@@ -40,6 +40,10 @@ PACKAGES=(
   python3
   # HTML report rendering tests; a CJK font so Chinese text in reports renders (Debian 12 and 13)
   chromium fonts-wqy-microhei
+  # the portable wheels (scripts/portable-wheels.sh, docs/building.md): Debian's sources of the C/C++
+  # libraries (dpkg-dev unpacks what apt-get source fetches; tclsh generates SQLite's amalgamation),
+  # qemu-user to run the aarch64 binary and a CPU without AVX, debootstrap for another userland
+  dpkg-dev tcl qemu-user-static debootstrap
 )
 
 missing=()

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test (CI runs this: .ci/run):
-#   the C++ suite (GoogleTest via ctest); the types (mypy --strict, settings in pyproject.toml); the CLI
-#   end-to-end, Python runtime, simulated-NPU and knowledge-base (data/) tests (pytest in .venv); the wheel, installed into a
-#   fresh venv; then one clang build with ASan + UBSan and libFuzzer instrumentation: the C++ suite and
-#   the CLI tests under the sanitizers, and a fuzz smoke run of every harness (docs/fuzzing.md).
+#   the C++ suite (GoogleTest via ctest; it also checks that no shared code is compiled beyond
+#   baseline x86-64); the CLI smoke on an emulated CPU without AVX (qemu -cpu Nehalem); the types
+#   (mypy --strict, settings in pyproject.toml); the CLI end-to-end, Python runtime, simulated-NPU and
+#   knowledge-base (data/) tests (pytest in .venv, two workers); the portable wheels for x86_64 and
+#   aarch64 (scripts/portable-wheels.sh: auditwheel, the smoke under qemu-aarch64 and in a Debian 11
+#   chroot; docs/building.md), the x86_64 one installed into a fresh venv (scripts/wheel-test.sh); then
+#   one clang build with ASan + UBSan and libFuzzer instrumentation: the C++ suite and the CLI tests
+#   under the sanitizers, and a fuzz smoke run of every harness (docs/fuzzing.md).
+# Each step prints the seconds spent so far; docs/building.md lists what each step takes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
@@ -12,6 +17,7 @@ bash scripts/install-deps.sh
 bash scripts/setup-venv.sh
 PY=$PWD/.venv/bin/python
 export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
+version=$(sed -n 's/^__version__ = "\(.*\)"$/\1/p' python/banjia/__init__.py)
 
 echo "== build (RelWithDebInfo) [${SECONDS} s so far]"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -20,14 +26,26 @@ cmake --build build -j "$JOBS"
 echo "== C++ tests [${SECONDS} s so far]"
 ctest --test-dir build --output-on-failure -j "$JOBS"
 
+if [ "$(uname -m)" = x86_64 ]; then
+  echo "== CLI smoke on a CPU without AVX (qemu-x86_64 -cpu Nehalem) [${SECONDS} s so far]"
+  bash scripts/portable-smoke.sh inputs build/smoke-baseline-cpu
+  bash scripts/portable-smoke.sh run build/smoke-baseline-cpu "$version" qemu-x86_64-static -cpu Nehalem "$PWD/build/src/banjia"
+fi
+
 echo "== types (mypy --strict) [${SECONDS} s so far]"
 "$PY" -m mypy
 
+# Two workers (pytest-xdist), each test file on one worker: most tests wait on one banjia process.
 echo "== CLI end-to-end, Python runtime, simulated-NPU and knowledge-base tests [${SECONDS} s so far]"
-BANJIA_BIN="$PWD/build/src/banjia" "$PY" -m pytest -q tests/e2e tests/runtime tests/data
+BANJIA_BIN="$PWD/build/src/banjia" "$PY" -m pytest -q -n "$JOBS" --dist loadfile tests/e2e tests/runtime tests/data
 
-echo "== wheel (pip wheel ., installed into a fresh venv) [${SECONDS} s so far]"
-bash scripts/wheel-test.sh
+echo "== portable wheels, x86_64 and aarch64 (manylinux, Zig toolchain; scripts/portable-wheels.sh) [${SECONDS} s so far]"
+JOBS=$JOBS bash scripts/portable-wheels.sh
+
+# What a user gets from `pip install` of the x86_64 wheel just built (its Python package and binary).
+echo "== wheel installed into a fresh venv (scripts/wheel-test.sh) [${SECONDS} s so far]"
+wheels=(build-portable/wheelhouse/banjia-"$version"-py3-none-manylinux*_x86_64.whl)
+WHEEL=${wheels[0]} bash scripts/wheel-test.sh
 
 echo "== build with ASan + UBSan and libFuzzer instrumentation (clang) [${SECONDS} s so far]"
 CLANG=$(bash scripts/install-deps.sh --print-clang)
@@ -42,7 +60,8 @@ ctest --test-dir build-asan --output-on-failure -j "$JOBS"
 
 echo "== CLI end-to-end tests under sanitizers [${SECONDS} s so far]"
 # The simulated-NPU runs exercise Python, not the binary: they ran above.
-BANJIA_BIN="$PWD/build-asan/src/banjia" "$PY" -m pytest -q tests/e2e --ignore=tests/e2e/test_migrated_examples_run.py
+BANJIA_BIN="$PWD/build-asan/src/banjia" "$PY" -m pytest -q -n "$JOBS" --dist loadfile tests/e2e \
+  --ignore=tests/e2e/test_migrated_examples_run.py
 
 echo "== fuzz smoke (libFuzzer: each harness for 20 s on its corpus; see docs/fuzzing.md) [${SECONDS} s so far]"
 FUZZ_BUILD_DIR=build-asan bash scripts/fuzz.sh 20

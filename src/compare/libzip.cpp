@@ -6,7 +6,7 @@
 
 #include "common/errors.h"
 
-#ifndef BANJIA_LIBZIP_SONAME
+#if !defined(BANJIA_LIBZIP_SONAME) && !defined(BANJIA_LIBZIP_LINKED)
 #error "BANJIA_LIBZIP_SONAME: the build reads it from the libzip it compiles against (src/CMakeLists.txt)"
 #endif
 
@@ -18,6 +18,28 @@ struct Loaded {
   std::string problem;  // empty when every symbol was found
 };
 
+#ifdef BANJIA_LIBZIP_LINKED
+// A static build (BANJIA_STATIC_DEPS) links libzip's archive: its functions are there, nothing loads.
+Loaded load() {
+  Loaded l;
+  l.api = LibZip{.error_init = &::zip_error_init,
+                 .error_fini = &::zip_error_fini,
+                 .error_strerror = &::zip_error_strerror,
+                 .source_buffer_create = &::zip_source_buffer_create,
+                 .source_free = &::zip_source_free,
+                 .open_from_source = &::zip_open_from_source,
+                 .discard = &::zip_discard,
+                 .get_num_entries = &::zip_get_num_entries,
+                 .stat_init = &::zip_stat_init,
+                 .stat_index = &::zip_stat_index,
+                 .strerror = &::zip_strerror,
+                 .fopen_index = &::zip_fopen_index,
+                 .fread = &::zip_fread,
+                 .file_strerror = &::zip_file_strerror,
+                 .fclose = &::zip_fclose};
+  return l;
+}
+#else
 // Sets fn to the library's `name`; the first one missing becomes the problem.
 template <class Fn>
 void bind(void* handle, const char* name, Fn& fn, std::string& problem) {
@@ -53,6 +75,7 @@ Loaded load() {
   bind(h, "zip_fclose", z.fclose, p);
   return l;
 }
+#endif
 }  // namespace
 
 const LibZip& libzip(const std::string& archive) {

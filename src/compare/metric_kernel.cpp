@@ -5,6 +5,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "common/cpu_features.h"
+
 namespace banjia::compare {
 
 namespace {
@@ -41,7 +43,10 @@ using v4f = float __attribute__((vector_size(16)));
 
 template <class V> struct Traits;
 template <> struct Traits<v2d> { using L = v2l; using F = v2f; static constexpr int kWidth = 2; };
+#if defined(__x86_64__)
+// Four lanes only for the AVX2 kernel (x86-64); elsewhere clang would report kWidth unused.
 template <> struct Traits<v4d> { using L = v4l; using F = v4f; static constexpr int kWidth = 4; };
+#endif
 
 #define BANJIA_INLINE [[gnu::always_inline]] inline
 
@@ -151,7 +156,6 @@ template <class T>
 BANJIA_AVX2 bool block_avx2(MetricAcc& s, const std::byte* n, const std::byte* b, size_t len, const Tolerance& tol) {
   return finite_block<v4d, T>(s, n, b, len, tol);
 }
-const bool kHaveAvx2 = __builtin_cpu_supports("avx2");
 #endif
 
 }  // namespace
@@ -159,7 +163,7 @@ const bool kHaveAvx2 = __builtin_cpu_supports("avx2");
 template <class T>
 bool accumulate_finite(MetricAcc& s, const std::byte* a, const std::byte* b, size_t len, const Tolerance& tol) {
 #if defined(__x86_64__)
-  if (kHaveAvx2) return block_avx2<T>(s, a, b, len, tol);
+  if (cpu_has_avx2()) return block_avx2<T>(s, a, b, len, tol);
 #endif
   return finite_block<v2d, T>(s, a, b, len, tol);
 }

@@ -144,13 +144,18 @@ def page_of(uri):
     return path
 
 
-def test_sarif_rules_link_their_pages_in_the_source_tree(banjia_bin, tmp_path):
+def test_sarif_rules_link_their_pages(banjia_bin, tmp_path):
+    # The pages installed with the binary (a wheel or `cmake --install`: bin/../share/doc/banjia),
+    # else, for a binary run from its build tree, this source tree's.
+    installed = pathlib.Path(banjia_bin).resolve().parent.parent / "share" / "doc" / "banjia" / "docs" / "rules"
+    docs = installed if installed.is_dir() else RULE_DOCS
     rules = sarif_rules(banjia_bin, tmp_path)
     assert {r["id"] for r in rules} == set(IDS)
     for rule in rules:
         path = page_of(rule["helpUri"])
-        assert path == (RULE_DOCS / f"{rule['id']}.md").resolve()
+        assert path == (docs / f"{rule['id']}.md").resolve()
         page = path.read_text(encoding="utf-8")
+        assert page == (RULE_DOCS / f"{rule['id']}.md").read_text(encoding="utf-8")
         assert page.splitlines()[0] == f"# {rule['id']}"
         assert rule["help"]["markdown"] == page
         assert rule["help"]["text"].strip()

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include "common/cpu_features.h"
 #include "common/errors.h"
 #include "common/memory_policy.h"
 #include "common/thread_pool.h"
@@ -26,16 +27,6 @@ void parse_event_array_haswell(TraceData& t, const char* data, size_t len, size_
 #endif
 
 namespace {
-bool cpu_has_avx2() {
-#if defined(__x86_64__)
-  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") &&
-                          __builtin_cpu_supports("pclmul");
-  return yes;
-#else
-  return false;
-#endif
-}
-
 void parse_document(TraceData& t, const JsonBuffer& b, bool& saw) {
 #if defined(__x86_64__)
   if (cpu_has_avx2()) return parse_document_haswell(t, b.data(), b.length(), b.capacity(), saw);
