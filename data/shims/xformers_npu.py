@@ -36,7 +36,7 @@ import torch.nn.functional as F
 from torch import nn
 
 __all__ = [
-    "memory_efficient_attention", "SwiGLU", "LowerTriangularMask", "LowerTriangularFromBottomRightMask",
+    "memory_efficient_attention", "SwiGLU", "AttentionBias", "LowerTriangularMask", "LowerTriangularFromBottomRightMask",
     "BlockDiagonalMask", "BlockDiagonalCausalMask", "fmha",
 ]
 

@@ -51,10 +51,22 @@ Finding finding_for_match(const PythonAnalysis& a, const PyMatch& m, const std::
   f.message = m.message.empty() ? r.message : m.message;
   f.source = m.source.empty() ? r.source : m.source;
   if (m.edit && m.edit->begin >= first.begin && m.edit->end <= last.end) {
-    std::string_view span = a.text().substr(first.begin, last.end - first.begin);
-    std::string rep(span);
-    rep.replace(m.edit->begin - first.begin, m.edit->end - m.edit->begin, m.edit->text);
-    // What a wrapping rewrite closes after the span (`.format(i) if ... else 'cpu')`) is shown too.
+    // The span with the edit and the insertions that go with it (a keyword, a line above), in text
+    // order; what a wrapping rewrite closes after the span (`.format(i) if ... else 'cpu')`) is shown too.
+    std::vector<const TextEdit*> parts{&*m.edit};
+    for (const auto& ins : m.inserts)
+      if (ins.begin >= first.begin && ins.begin <= last.end) parts.push_back(&ins);
+    std::stable_sort(parts.begin(), parts.end(), [](const auto* x, const auto* y) {
+      return std::tie(x->begin, x->end) < std::tie(y->begin, y->end);
+    });
+    std::string rep;
+    uint32_t pos = first.begin;
+    for (const TextEdit* e : parts) {
+      if (e->begin < pos) continue;  // inside the edit: never applied (add_closing_edits drops the pair)
+      rep.append(a.text().substr(pos, e->begin - pos)).append(e->text);
+      pos = e->end;
+    }
+    rep.append(a.text().substr(pos, last.end - pos));
     if (m.closing_edit && m.closing_edit->begin >= last.end)
       rep.append(a.text().substr(last.end, m.closing_edit->begin - last.end)).append(m.closing_edit->text);
     f.replacement = rep;

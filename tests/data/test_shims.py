@@ -83,8 +83,9 @@ def test_the_task_lists_each_module_s_names() -> None:
             "flash_attn.losses.cross_entropy": {"CrossEntropyLoss"},
         },
         "xformers-shim": {
-            "xformers.ops": {"memory_efficient_attention", "SwiGLU", "LowerTriangularMask", "fmha"},
-            "xformers.ops.fmha": {"memory_efficient_attention"},
+            "xformers.ops": {"memory_efficient_attention", "SwiGLU", "LowerTriangularMask", "AttentionBias", "fmha"},
+            "xformers.ops.fmha": {"memory_efficient_attention", "AttentionBias", "LowerTriangularMask",
+                                  "BlockDiagonalMask"},
         },
         "apex-shim": {"apex.optimizers": {"FusedAdam", "FusedLAMB", "FusedSGD"},
                       "apex.contrib.layer_norm": {"FastLayerNorm"},

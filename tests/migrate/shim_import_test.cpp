@@ -49,6 +49,24 @@ TEST(ShimImport, ASplitKeepsTheFilesLineEndingsAndIndentation) {
   EXPECT_EQ(fr.shims, std::vector<std::string>{"flash_attn_npu"});
 }
 
+TEST(ShimImport, AnAnnotatedSplitNotesTheStatementThatStaysAndMigratesOnce) {
+  banjia::migrate::RewriteOptions o;
+  o.annotate = true;
+  const auto& rules = banjia::rules::RuleCatalog::builtin();
+  const std::string src = "from flash_attn.flash_attn_interface import flash_attn_func, _flash_attn_forward  # noqa\n";
+  const FileRewrite once = banjia::migrate::rewrite_python(src, "t.py", rules, o);
+  // the shim import first, then the note right above the import it describes
+  const std::string kept = "from flash_attn.flash_attn_interface import _flash_attn_forward  # noqa\n";
+  ASSERT_TRUE(once.rewritten.starts_with("from flash_attn_npu import flash_attn_func\n# banjia: ")) << once.rewritten;
+  EXPECT_TRUE(once.rewritten.ends_with(kept)) << once.rewritten;
+  EXPECT_EQ(std::count(once.rewritten.begin(), once.rewritten.end(), '\n'), 3);
+  EXPECT_EQ(banjia::migrate::rewrite_python(once.rewritten, "t.py", rules, o).rewritten, once.rewritten);
+  // the finding shows both lines the rewrite leaves
+  const auto change = std::find_if(once.changes.begin(), once.changes.end(), [](const auto& c) { return c.rule == "flash-attn-shim"; });
+  ASSERT_NE(change, once.changes.end());
+  EXPECT_EQ(change->after, "from flash_attn_npu import flash_attn_func\nfrom flash_attn.flash_attn_interface import _flash_attn_forward");
+}
+
 TEST(ShimImport, InAPackageTheShimIsImportedRelatively) {
   FileDirectory package;
   package.is_package = true;

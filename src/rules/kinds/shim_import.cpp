@@ -118,8 +118,9 @@ class Redirector {
       uint32_t last = st.first_sig + 1;
       while (last + 1 <= st.last_sig && !a_.view.is_name(last + 1, "import")) ++last;
       m.edit = TextEdit{a_.sig_token(st.first_sig + 1).begin, a_.sig_token(last).end, (package_ ? "." : "") + shim_};
-    } else if (auto edit = split(items, moves, st)) {
-      m.edit = std::move(edit);
+    } else if (auto cut = split(items, moves, st)) {
+      m.edit = std::move(cut->names);
+      m.inserts.push_back(std::move(cut->line));
     } else {
       block(m, fmt::format("this import also names what {} does not provide, and does not start its line: split "
                            "it by hand to import the provided names from {}", shim_, shim_));
@@ -132,8 +133,14 @@ class Redirector {
 
   // The provided names of a from-import that also names others: they go to a shim import on a line of
   // its own above the statement (same indentation), and leave the statement's list with their commas.
+  // The new line is an insertion of its own, so that a `# banjia:` note on what stays is written
+  // between the two and sits right above the statement it describes.
+  struct Split {
+    TextEdit line;   // the shim import, inserted where the statement starts
+    TextEdit names;  // the statement's list without the moved names
+  };
   // nullopt where the statement does not start its line (`if x: from M import a, b`).
-  std::optional<TextEdit> split(const std::vector<const ImportBinding*>& items, const std::vector<bool>& moves,
+  std::optional<Split> split(const std::vector<const ImportBinding*>& items, const std::vector<bool>& moves,
                                 const python::ModuleView::Statement& st) const {
     const uint32_t begin = a_.sig_token(st.first_sig).begin;
     const size_t line_break = a_.text().find_last_of("\r\n", begin == 0 ? 0 : begin - 1);
@@ -151,7 +158,8 @@ class Redirector {
       moved.append(moved.empty() ? "" : ", ").append(token_text(items[i]->first_tok));
       if (items[i]->alias_tok != python::kNoIndex) moved.append(" as ").append(token_text(items[i]->alias_tok));
     }
-    TextEdit e{begin, begin, fmt::format("from {}{} import {}{}{}", package_ ? "." : "", shim_, moved, newline_of(a_.text()), indent)};
+    TextEdit line{begin, begin, fmt::format("from {}{} import {}{}{}", package_ ? "." : "", shim_, moved, newline_of(a_.text()), indent)};
+    std::optional<TextEdit> e;
     // Each run of moved names is cut with the comma after it, or, for a run that ends the list, with
     // the comma before it (the name before the run stays).
     for (size_t i = 0; i < items.size();) {
@@ -162,11 +170,12 @@ class Redirector {
       size_t j = i;
       while (j + 1 < items.size() && moves[j + 1]) ++j;
       const auto [from, to] = j + 1 < items.size() ? std::pair(item_begin(i), item_begin(j + 1)) : std::pair(item_end(i - 1), item_end(j));
-      e.text.append(a_.text().substr(e.end, from - e.end));
-      e.end = to;
+      if (!e) e = TextEdit{static_cast<uint32_t>(from), static_cast<uint32_t>(from), ""};
+      e->text.append(a_.text().substr(e->end, from - e->end));
+      e->end = static_cast<uint32_t>(to);
       i = j + 1;
     }
-    return e;
+    return Split{std::move(line), std::move(*e)};
   }
 
   // `import M as x` (or `import M` for a top-level M): redirected when every use of the name reads a
