@@ -92,6 +92,13 @@ for h in "${HARNESSES[@]}"; do
     crashes=1 failed=1
     echo "--- $h failed (rc $rc); log: $log" >&2
     grep -E 'ERROR|SUMMARY|violated|Test unit written' "$log" | head -5 >&2
+    # The input itself, so that a run whose machine is gone (CI) can be replayed from its log alone.
+    unit=$(sed -n 's/.*Test unit written to \([^ ]*\).*/\1/p' "$log" | head -1)
+    if [ -n "$unit" ] && [ -f "$unit" ] && [ "$(stat -c %s "$unit")" -le 16384 ]; then
+      echo "input (base64; replay: base64 -d > crash <<< '...' && $BUILD/fuzz/fuzz_$h crash):" >&2
+      base64 -w0 "$unit" >&2
+      echo >&2
+    fi
   fi
   printf '%-18s %12s %10s %8s\n' "$h" "${execs:-?}" "${rate:-?}" "$crashes"
 done

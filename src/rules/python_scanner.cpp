@@ -53,20 +53,32 @@ Finding finding_for_match(const PythonAnalysis& a, const PyMatch& m, const std::
   if (m.edit && m.edit->begin >= first.begin && m.edit->end <= last.end) {
     // The span with the edit and the insertions that go with it (a keyword, a line above), in text
     // order; what a wrapping rewrite closes after the span (`.format(i) if ... else 'cpu')`) is shown too.
+    // A line inserted above the statement starts at its line's start, before the indentation: the
+    // replacement is shown from the statement's column, each further line with its indentation.
+    const std::string_view text = a.text();
+    const auto is_indent = [&](uint32_t from) {
+      return text.substr(from, first.begin - from).find_first_not_of(" \t") == std::string_view::npos &&
+             (from == 0 || text[from - 1] == '\n' || text[from - 1] == '\r');
+    };
     std::vector<const TextEdit*> parts{&*m.edit};
-    for (const auto& ins : m.inserts)
-      if (ins.begin >= first.begin && ins.begin <= last.end) parts.push_back(&ins);
+    uint32_t pos = first.begin;
+    for (const auto& ins : m.inserts) {
+      if (ins.begin > last.end || (ins.begin < first.begin && !is_indent(ins.begin))) continue;
+      parts.push_back(&ins);
+      pos = std::min(pos, ins.begin);
+    }
     std::stable_sort(parts.begin(), parts.end(), [](const auto* x, const auto* y) {
       return std::tie(x->begin, x->end) < std::tie(y->begin, y->end);
     });
+    const size_t indent = first.begin - pos;
     std::string rep;
-    uint32_t pos = first.begin;
     for (const TextEdit* e : parts) {
       if (e->begin < pos) continue;  // inside the edit: never applied (add_closing_edits drops the pair)
-      rep.append(a.text().substr(pos, e->begin - pos)).append(e->text);
+      rep.append(text.substr(pos, e->begin - pos)).append(e->text);
       pos = e->end;
     }
-    rep.append(a.text().substr(pos, last.end - pos));
+    rep.append(text.substr(pos, last.end - pos));
+    if (rep.find_first_not_of(" \t") >= indent) rep.erase(0, indent);
     if (m.closing_edit && m.closing_edit->begin >= last.end)
       rep.append(a.text().substr(last.end, m.closing_edit->begin - last.end)).append(m.closing_edit->text);
     f.replacement = rep;

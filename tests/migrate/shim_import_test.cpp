@@ -65,6 +65,18 @@ TEST(ShimImport, AnAnnotatedSplitNotesTheStatementThatStaysAndMigratesOnce) {
   const auto change = std::find_if(once.changes.begin(), once.changes.end(), [](const auto& c) { return c.rule == "flash-attn-shim"; });
   ASSERT_NE(change, once.changes.end());
   EXPECT_EQ(change->after, "from flash_attn_npu import flash_attn_func\nfrom flash_attn.flash_attn_interface import _flash_attn_forward");
+
+  // indented (an optional import in a try block): the same order, each line at the block's indentation
+  const std::string nested = "try:\n    from flash_attn import flash_attn_func as fa, n\nexcept ImportError:\n    fa = None\n";
+  const FileRewrite in_try = banjia::migrate::rewrite_python(nested, "t.py", rules, o);
+  ASSERT_TRUE(in_try.rewritten.starts_with("try:\n    from flash_attn_npu import flash_attn_func as fa\n    # banjia: "))
+      << in_try.rewritten;
+  EXPECT_TRUE(in_try.rewritten.ends_with("\n    from flash_attn import n\nexcept ImportError:\n    fa = None\n")) << in_try.rewritten;
+  EXPECT_EQ(banjia::migrate::rewrite_python(in_try.rewritten, "t.py", rules, o).rewritten, in_try.rewritten);
+  const auto nested_change =
+      std::find_if(in_try.changes.begin(), in_try.changes.end(), [](const auto& c) { return c.rule == "flash-attn-shim"; });
+  ASSERT_NE(nested_change, in_try.changes.end());
+  EXPECT_EQ(nested_change->after, "from flash_attn_npu import flash_attn_func as fa\n    from flash_attn import n");
 }
 
 TEST(ShimImport, InAPackageTheShimIsImportedRelatively) {

@@ -136,7 +136,7 @@ class Redirector {
   // The new line is an insertion of its own, so that a `# banjia:` note on what stays is written
   // between the two and sits right above the statement it describes.
   struct Split {
-    TextEdit line;   // the shim import, inserted where the statement starts
+    TextEdit line;   // the shim import, inserted where the statement's line starts
     TextEdit names;  // the statement's list without the moved names
   };
   // nullopt where the statement does not start its line (`if x: from M import a, b`).
@@ -158,7 +158,8 @@ class Redirector {
       moved.append(moved.empty() ? "" : ", ").append(token_text(items[i]->first_tok));
       if (items[i]->alias_tok != python::kNoIndex) moved.append(" as ").append(token_text(items[i]->alias_tok));
     }
-    TextEdit line{begin, begin, fmt::format("from {}{} import {}{}{}", package_ ? "." : "", shim_, moved, newline_of(a_.text()), indent)};
+    const auto at = static_cast<uint32_t>(line_start);
+    TextEdit line{at, at, fmt::format("{}from {}{} import {}{}", indent, package_ ? "." : "", shim_, moved, newline_of(a_.text()))};
     std::optional<TextEdit> e;
     // Each run of moved names is cut with the comma after it, or, for a run that ends the list, with
     // the comma before it (the name before the run stays).
