@@ -13,7 +13,10 @@ its i-th input, grad.<parameter> for parameter gradients. Floating tensors are s
 (bfloat16 and float16 too; float64 stays float64) with the original dtype in the index.
 
 "stats" mode computes max/min/mean/L2 norm/nan/inf counts with torch ops on the tensor's own device
-and copies only those numbers to the host, once, when the block ends.
+and copies only those numbers to the host, once, when the block ends. With sketch=True (the default
+in stats mode) each entry's stats also hold a 64-bucket count sketch (banjia._sketch; the index's
+"sketch" names the scheme), from which compare estimates the relative error of two stats captures
+as it measures that of two tensor captures.
 
 For compare's noise model the index also records what sets the precision of the run (threads,
 torch.get_float32_matmul_precision(), the TF32/HF32 flags of the device) and, per forward entry, the
@@ -33,6 +36,7 @@ import time
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, Literal, Union, cast
 
+from banjia import _sketch
 from banjia import device as _device
 from banjia._io import write_atomic
 
@@ -76,8 +80,9 @@ def _dtype_name(dtype: torch.dtype) -> str:
     return str(dtype).replace("torch.", "")
 
 
-def _device_stats(t: torch.Tensor) -> list[torch.Tensor] | None:
-    """[max, min, mean, norm, nan count, inf count]: 0-d tensors on t's device (no host copy).
+def _device_stats(t: torch.Tensor, sketch: bool = False) -> tuple[list[torch.Tensor], torch.Tensor | None] | None:
+    """[max, min, mean, norm, nan count, inf count]: 0-d tensors on t's device (no host copy), and
+    where asked its count sketch (banjia._sketch), also on the device.
 
     A complex tensor's statistics are over its real and imaginary parts together (so the norm is
     its L2 norm); its nan and inf counts count complex elements."""
@@ -104,7 +109,11 @@ def _device_stats(t: torch.Tensor) -> list[torch.Tensor] | None:
         parts += [zero, zero]
     else:
         parts += [torch.isnan(elements).sum().to(wide), torch.isinf(elements).sum().to(wide)]
-    return parts
+    if not sketch:
+        return parts, None
+    # Summed in float64 where the device has it: then the sketch's own rounding is far below float32's.
+    exact = torch.float64 if x.device.type in ("cpu", "cuda") else wide
+    return parts, _sketch.device_sketch(x.reshape(-1).to(exact))
 
 
 def _reduction(mod: torch.nn.Module, output: torch.Tensor) -> int | None:
@@ -156,7 +165,7 @@ def _precision_settings() -> dict[str, Any]:
     return out
 
 
-def _strict_stats(row: list[float]) -> dict[str, Any]:
+def _strict_stats(row: list[float], sketch: list[float] | None) -> dict[str, Any]:
     mx, mn, mean, norm, nan, inf = row
     stats: dict[str, Any] = {}
     flagged: dict[str, str] = {}
@@ -169,6 +178,9 @@ def _strict_stats(row: list[float]) -> dict[str, Any]:
     stats["nan"], stats["inf"] = int(nan), int(inf)
     if flagged:
         stats["nonfinite"] = flagged
+    # A sketch with a non-finite bucket (an overflow, a mask of finfo.min) estimates nothing.
+    if sketch is not None and all(math.isfinite(v) for v in sketch):
+        stats["sketch"] = sketch
     return stats
 
 
@@ -187,7 +199,7 @@ class capture:
 
     def __init__(self, model: torch.nn.Module, out_dir: str | os.PathLike[str], mode: str = "stats",
                  grads: bool = True, modules: ModuleFilter = None, inputs: bool = False, run: str | None = None,
-                 compress: bool = False) -> None:
+                 compress: bool = False, sketch: bool = True) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
         self.model = model
@@ -198,10 +210,11 @@ class capture:
         self.inputs = inputs
         self.run = run or os.path.basename(os.path.normpath(self.out_dir))
         self.compress = compress
+        self.sketch = sketch and mode == "stats"
         self._handles: list[RemovableHandle] = []
         self._entries: list[Entry] = []
-        # per entry: six 0-d tensors on the device, or None for an empty tensor
-        self._stats: list[list[torch.Tensor] | None] = []
+        # per entry: six 0-d tensors on the device and the sketch, or None for an empty tensor
+        self._stats: list[tuple[list[torch.Tensor], torch.Tensor | None] | None] = []
         self._arrays: dict[str, numpy.ndarray[Any, Any]] = {}  # key -> host copy (tensors mode)
         self._order = 0
         self._calls: dict[str, int] = {}
@@ -214,7 +227,7 @@ class capture:
         if extra:
             entry.update(extra)
         self._entries.append(entry)
-        self._stats.append(_device_stats(tensor))
+        self._stats.append(_device_stats(tensor, self.sketch))
         if self.mode == "tensors":
             self._arrays[key] = _host_copy(tensor)
 
@@ -324,20 +337,24 @@ class capture:
         return False
 
     # -- writing ---------------------------------------------------------------------------------
-    def _host_stats(self) -> list[list[float] | None]:
-        """All statistics to the host in one transfer per device."""
+    def _host_stats(self) -> list[tuple[list[float], list[float] | None] | None]:
+        """All statistics (and sketches) to the host in one transfer per device and dtype."""
         import torch
 
-        values: list[list[float] | None] = [None] * len(self._stats)
-        groups: dict[tuple[torch.device, torch.dtype], list[tuple[int, list[torch.Tensor]]]] = {}
+        values: list[tuple[list[float], list[float] | None] | None] = [None] * len(self._stats)
+        groups: dict[tuple[torch.device, torch.dtype], list[int]] = {}
         for i, s in enumerate(self._stats):
             if s is not None:
-                groups.setdefault((s[0].device, s[0].dtype), []).append((i, s))
+                groups.setdefault((s[0][0].device, s[0][0].dtype), []).append(i)
         for members in groups.values():
-            flat: list[float] = torch.stack([p for _, s in members for p in s]).cpu().tolist()
-            idx = [i for i, _ in members]
-            for k, i in enumerate(idx):
-                values[i] = flat[6 * k:6 * k + 6]
+            rows = [cast(tuple[list[torch.Tensor], Any], self._stats[i]) for i in members]
+            flat: list[float] = torch.stack([p for parts, _ in rows for p in parts]).cpu().tolist()
+            sketched = [k for k, (_, sk) in enumerate(rows) if sk is not None]
+            sketches: list[list[float]] = (torch.stack([rows[k][1] for k in sketched]).cpu().tolist()
+                                           if sketched else [])
+            by_row = dict(zip(sketched, sketches))
+            for k, i in enumerate(members):
+                values[i] = (flat[6 * k:6 * k + 6], by_row.get(k))
         return values
 
     def _write(self) -> None:
@@ -348,7 +365,7 @@ class capture:
             if row is None:
                 entry["stats"] = None
                 continue
-            entry["stats"] = _strict_stats(row)
+            entry["stats"] = _strict_stats(*row)
         model_device = _device.device_of(self.model)
         first = next(iter(self.model.parameters()), None)
         index = {
@@ -360,6 +377,7 @@ class capture:
             **_device.versions(),
             **_precision_settings(),
             "seed": torch.initial_seed(),
+            **({"sketch": _sketch.SCHEME} if self.sketch else {}),
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "entries": self._entries,
         }

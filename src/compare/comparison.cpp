@@ -167,6 +167,15 @@ void score_pair(const Dump& da, const Dump& db, EntryResult& r) {
   r.stats_b = side(b, data_b, tb);
   if (data_a) r.shape_a = ta.view.shape;
   if (data_b) r.shape_b = tb.view.shape;
+  // Sketches are compared only under one scheme: a tensor side is sketched under the other's.
+  const std::optional<SketchScheme> scheme = da.sketch ? da.sketch : db.sketch;
+  if (scheme && (!da.sketch || !db.sketch || *da.sketch == *db.sketch)) {
+    if (data_a && !r.stats_b.sketch.empty()) r.stats_a.sketch = sketch_of(ta.view, *scheme);
+    if (data_b && !r.stats_a.sketch.empty()) r.stats_b.sketch = sketch_of(tb.view, *scheme);
+  } else {
+    r.stats_a.sketch.clear();
+    r.stats_b.sketch.clear();
+  }
   score_statistics(r);
 }
 

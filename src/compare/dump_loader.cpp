@@ -85,6 +85,7 @@ void load_banjia(const fs::path& dir, Dump& dump) {
       else if (v.is_number() || v.is_bool()) dump.meta[std::string(k)] = simdjson::minify(v);
     }
   }
+  if (simdjson::dom::element scheme; root["sketch"].get(scheme) == simdjson::SUCCESS) dump.sketch = parse_sketch_scheme(scheme);
   fs::path npz = dir / "tensors.npz";
   std::unordered_map<std::string, size_t> member_of;
   std::error_code ec;
@@ -130,6 +131,17 @@ void load_banjia(const fs::path& dir, Dump& dump) {
       };
       e.stats.nan_count = count(stat_field(stats, "nan"));
       e.stats.inf_count = count(stat_field(stats, "inf"));
+      simdjson::dom::array sketch;
+      if (dump.sketch && stats["sketch"].get(sketch) == simdjson::SUCCESS && sketch.size() == static_cast<size_t>(dump.sketch->buckets)) {
+        for (simdjson::dom::element v : sketch) {
+          double x = 0;
+          if (v.get(x) != simdjson::SUCCESS || !std::isfinite(x)) {
+            e.stats.sketch.clear();
+            break;
+          }
+          e.stats.sketch.push_back(x);
+        }
+      }
     }
     std::string file;
     text_field("file", file);

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "compare/count_sketch.h"
 #include "compare/tensor_store.h"
 
 namespace banjia::compare {
@@ -16,6 +17,7 @@ namespace banjia::compare {
 struct SummaryStats {
   std::optional<double> max, min, mean, norm;  // NaN/Inf kept as such
   std::optional<int64_t> nan_count, inf_count;
+  std::vector<double> sketch;  // the count sketch of the dump's scheme (Dump::sketch), empty when none
   bool any() const { return max || min || mean || norm; }
 };
 
@@ -50,6 +52,7 @@ struct Dump {
   std::string format;  // "banjia", "msprobe", "npy", "npz"
   std::string task;    // "tensor" or "statistics"
   std::map<std::string, std::string> meta;  // run, device, torch, ... as text
+  std::optional<SketchScheme> sketch;       // the scheme of its entries' sketches (banjia capture)
   std::vector<DumpEntry> entries;
   std::shared_ptr<NpzArchive> archive;  // for kNpzMember entries
 };

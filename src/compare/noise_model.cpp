@@ -58,9 +58,12 @@ bool is_batchnorm(const DumpEntry& e) { return e.type.find("BatchNorm") != std::
 // The reference's RMS and the relative error, from tensor metrics or (statistics) from the four
 // summary statistics: each difference bounds the elementwise error from below, and each is taken
 // relative to the tensor's own scale, so a mean near zero (a normalisation's output) is no signal.
+// With count sketches on both sides, the relative error is estimated as a tensor comparison measures
+// it (‖a − b‖ / ‖b‖, compare/count_sketch.h), bounded below by what the norms and means prove.
 struct Observed {
   double rel = 0, rms_b = 0;
   bool known = false;
+  bool sketched = false;  // rel estimated from sketches (not a lower bound)
 };
 
 Observed observe(const EntryResult& r) {
@@ -93,6 +96,13 @@ Observed observe(const EntryResult& r) {
   };
   relative(diff(a.norm, b.norm), b.norm && std::isfinite(*b.norm) ? std::fabs(*b.norm) : 0);
   relative(diff(a.mean, b.mean), o.rms_b);
+  if (auto d = sketch_distance(a.sketch, b.sketch); d && b.norm && std::isfinite(*b.norm)) {
+    // ‖a − b‖ ≥ |‖a‖ − ‖b‖| and ≥ √n |mean(a) − mean(b)|: the two bounds above hold for the
+    // estimate too; the extremes bound the largest error, not the RMS one, and are left out.
+    relative(d, std::fabs(*b.norm));
+    o.sketched = true;
+    return o;
+  }
   relative(diff(a.max, b.max), maxabs);
   relative(diff(a.min, b.min), maxabs);
   return o;
@@ -179,12 +189,12 @@ class NoiseModel {
       // A module's input gradients are computed from its output gradient and its forward input
       // alone: judged against those, a wrong backward is pinned on its module. A module with
       // recorded children also passes its children's backward errors on: it keeps e_in. So does an
-      // entry compared by statistics: its inputs' errors are lower bounds (a shifted norm hides a
-      // permutation), too weak to stand for them. Parameter gradients keep e_in too: their batch
+      // entry compared by statistics without sketches: its inputs' errors are lower bounds (a shifted
+      // norm hides a permutation), too weak to stand for them. Parameter gradients keep e_in too: their batch
       // sums may cancel (a LayerNorm bias before a mean over tokens), which their own inputs'
       // errors do not bound: their floor keeps a wide local term for that (u_acc = u below).
       bool own = (is_input_grad(*e.a) || phase == Phase::kParamGrad) && !has_children_.contains(owner) &&
-                 e.metrics.has_value();
+                 (e.metrics.has_value() || o.sketched);
       if (own && (grad_output_error_.contains(owner) || forward_input_.contains(owner))) {
         e_in = std::max({grad_output_error_[owner], forward_input_[owner], forward_output_error_[owner]});
         e.noise.own_inputs = true;
@@ -293,6 +303,7 @@ class NoiseModel {
     n.input_error = e_in;
     n.floor = std::max(n.local_floor, growth * e_in);
     n.error = o.rel;
+    n.sketched = o.sketched;
     // Forward and output gradients are near zero against their rounding alone; a parameter gradient
     // against its whole floor (a bias before a BatchNorm sums to zero up to the noise of its sum).
     double zero_level = phase == Phase::kParamGrad ? n.floor : n.local_floor;
@@ -316,6 +327,7 @@ class NoiseModel {
       std::string why = n.near_zero ? "near zero: error over its layer's scale"
                         : n.ill_conditioned ? fmt::format("BatchNorm (values per channel: {})", n.reduction)
                                             : "relative error";
+      if (n.sketched) why += " (estimated from count sketches)";
       std::string note = fmt::format("{} {:.3g} is {:.1f}x its noise floor {:.3g} ({} {:.3g})", why, n.error,
                                      n.ratio, n.floor, n.own_inputs ? "its own inputs' error" : "inputs' error",
                                      n.input_error);

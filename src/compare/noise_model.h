@@ -36,6 +36,7 @@ struct NoiseAssessment {
   // e_in came from the module's own forward and output gradient (its input gradients and parameter
   // gradients), not from every entry before it
   bool own_inputs = false;
+  bool sketched = false;  // error estimated from count sketches (statistics with sketches on both sides)
 };
 
 // Whether one side of an entry is an index tensor (integer or bool) or a mask filled with -inf or its

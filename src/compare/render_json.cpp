@@ -42,7 +42,7 @@ void noise(JsonWriter& w, const NoiseAssessment& n) {
   w.key("history_ratio");
   if (n.history_ratio >= 0) w.value(n.history_ratio);
   else w.null();
-  w.field("history_jump", n.history_jump).field("own_inputs", n.own_inputs);
+  w.field("history_jump", n.history_jump).field("own_inputs", n.own_inputs).field("sketched", n.sketched);
   w.end_object();
 }
 

@@ -1,7 +1,8 @@
 """compare on a tiny Hugging Face transformers GPT-2 (random init) captured here: bugs planted as a
 new user would (a LayerNorm epsilon 3x too large, a backward-only gradient scaled by 1.1, shifted
-positions, a doubled residual) fail, in bfloat16 autocast against float32, in both capture modes,
-and are named at the module they were planted in (gpt2_cases.PLANTED); noise-only pairs pass.
+positions, a doubled residual, an attention scale of 1) fail, in bfloat16 autocast against float32,
+in both capture modes, and are named at the module they were planted in (gpt2_cases.PLANTED);
+noise-only pairs pass. A stats capture's count sketches give the errors a tensor capture measures.
 Expected modules come from where a bug was planted and expected numbers from numpy over the dumps,
 never from banjia's output."""
 import json
@@ -13,7 +14,7 @@ pytest.importorskip("torch")
 gpt2 = pytest.importorskip("gpt2_cases")
 
 MODES = ("tensors", "stats")
-BUGS = ("ln_eps_subtle", "grad_scale", "positions_shifted", "residual_doubled")
+BUGS = ("ln_eps_subtle", "grad_scale", "positions_shifted", "residual_doubled", "attn_scale")
 
 
 def compare(run, a, b, *extra):
@@ -71,7 +72,9 @@ def test_a_backward_only_bug_is_pinned_on_its_module_by_its_own_input_gradient(r
     # Its output gradient agrees (the bug acts inside its backward): it passes.
     own_output_grads = [e for e in out["entries"] if e["module"] == planted and ".backward.grad_output" in e["key"]]
     assert own_output_grads and all(e["status"] == "pass" for e in own_output_grads)
-    assert by_key[suspect["key"]]["noise"]["own_inputs"] == (mode == "tensors")
+    # Judged against its own inputs' error in both modes (stats: estimated from the sketches).
+    assert by_key[suspect["key"]]["noise"]["own_inputs"]
+    assert by_key[suspect["key"]]["noise"]["sketched"] == (mode == "stats")
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -144,3 +147,23 @@ def test_no_jump_is_reported_when_the_bug_is_the_first_difference(run, dumps, tm
     assert first.endswith(gpt2.PLANTED["ln_eps"] + ".forward.output")
     text = run("compare", a, dumps["fp32", "tensors"]).stdout
     assert f"largest error jump: none above 2x (the error first appears at {first})" in text
+
+
+@pytest.mark.parametrize("bug", ["attn_scale", "grad_scale"])
+def test_stats_mode_estimates_the_errors_the_tensors_measure(run, dumps, bug):
+    # The same runs captured twice: the stats captures' errors (from their count sketches) against
+    # the relative errors numpy computes from the tensor captures of the same runs.
+    za = np.load(dumps[bug, "tensors"] / "tensors.npz")
+    zb = np.load(dumps["fp32", "tensors"] / "tensors.npz")
+    _, out = compare(run, dumps[bug, "stats"], dumps["fp32", "stats"])
+    checked = 0
+    for e in out["entries"]:
+        n = e["noise"]
+        if not n or n["near_zero"] or e["mask_or_index"]:
+            continue
+        assert n["sketched"], e["key"]
+        rel = float(np.linalg.norm(za[e["key"]].astype(np.float64) - zb[e["key"]]) / np.linalg.norm(zb[e["key"]]))
+        if rel > 1e-3:  # above float32 noise between two captures of one run
+            assert n["error"] == pytest.approx(rel, rel=0.4), e["key"]
+            checked += 1
+    assert checked > 50

@@ -135,7 +135,7 @@ def test_stats_mode_copies_only_the_numbers(tmp_path, monkeypatch):
     with banjia.capture(model, tmp_path / "s", mode="stats"):
         step(model, x)
     monkeypatch.undo()
-    assert calls == {"numpy": 0, "tolist": 1}  # one transfer of the stacked statistics
+    assert calls == {"numpy": 0, "tolist": 2}  # one transfer of the stacked statistics, one of the sketches
     assert not (tmp_path / "s" / "tensors.npz").exists()
     idx = index_of(tmp_path / "s")
     e = next(e for e in idx["entries"] if e["key"] == "0005.head.forward.output")
@@ -143,6 +143,79 @@ def test_stats_mode_copies_only_the_numbers(tmp_path, monkeypatch):
         out = model(x).double().numpy()
     assert e["stats"]["max"] == pytest.approx(out.max(), rel=1e-6)
     assert e["stats"]["min"] == pytest.approx(out.min(), rel=1e-6)
+
+
+def spec_sketch(values, scheme):
+    """The count sketch of python/banjia/_sketch.py's definition, with Python's integers."""
+    p, k = scheme["prime"], scheme["buckets"]
+    out = [0.0] * k
+    for i, v in enumerate(values):
+        h = (scheme["a"] * i * i + scheme["b"] * i + scheme["c"]) % p
+        out[h % k] += v if (h // k) % 2 == 0 else -v
+    return out
+
+
+def test_stats_mode_records_the_count_sketch_its_index_names(tmp_path):
+    model, x = make()
+    with banjia.capture(model, tmp_path / "s", mode="stats"):
+        step(model, x)
+    idx = index_of(tmp_path / "s")
+    assert idx["sketch"]["kind"] == "count-sketch" and idx["sketch"]["order"] == "row-major"
+    e = next(e for e in idx["entries"] if e["key"] == "0005.head.forward.output")
+    with torch.no_grad():
+        out = model(x).double().numpy()
+    assert e["stats"]["sketch"] == pytest.approx(spec_sketch(out.ravel().tolist(), idx["sketch"]), rel=1e-9, abs=1e-12)
+    assert all(len(e["stats"]["sketch"]) == idx["sketch"]["buckets"] for e in idx["entries"])
+    # not asked for, or in tensors mode: none
+    with banjia.capture(model, tmp_path / "n", mode="stats", sketch=False):
+        step(model, x)
+    assert "sketch" not in index_of(tmp_path / "n")
+    assert all("sketch" not in e["stats"] for e in index_of(tmp_path / "n")["entries"])
+
+
+def test_a_tensor_of_several_chunks_is_sketched_as_one(monkeypatch):
+    from banjia import _sketch
+
+    monkeypatch.setattr(_sketch, "CHUNK", 1000)
+    monkeypatch.setattr(_sketch, "_FIRST_CHUNK", {})
+    x = torch.randn(3500, generator=torch.Generator().manual_seed(2), dtype=torch.float64)
+    assert _sketch.device_sketch(x).tolist() == pytest.approx(spec_sketch(x.tolist(), _sketch.SCHEME), rel=1e-12)
+
+
+@pytest.mark.parametrize("pattern", ["uniform", "one_column", "one_row", "every_64th", "one_element"])
+def test_the_sketch_estimates_the_norm_of_a_difference_whatever_its_layout(pattern):
+    from banjia import _sketch
+
+    g = torch.Generator().manual_seed(3)
+    a = torch.randn(256, 192, generator=g, dtype=torch.float64)
+    d = torch.zeros_like(a)
+    noise = torch.randn(256, 192, generator=g, dtype=torch.float64)
+    if pattern == "uniform":
+        d = noise
+    elif pattern == "one_column":
+        d[:, 5] = noise[:, 5]
+    elif pattern == "one_row":
+        d[7] = noise[7]
+    elif pattern == "every_64th":
+        d.view(-1)[::64] = noise.view(-1)[::64]
+    else:
+        d[3, 4] = 2.5
+    b = a + d
+    estimate = torch.linalg.vector_norm(_sketch.device_sketch(b.view(-1)) - _sketch.device_sketch(a.view(-1)))
+    # the relative standard deviation of the estimate is about sqrt(1/128) = 9 %: 4 of them
+    assert float(estimate) == pytest.approx(float(torch.linalg.vector_norm(d)), rel=0.36)
+
+
+def test_the_squared_sketch_norm_is_unbiased():
+    from banjia import _sketch
+
+    g = torch.Generator().manual_seed(5)
+    ratios = []
+    for _ in range(400):
+        d = torch.randn(int(torch.randint(100, 5000, (1,), generator=g)), generator=g, dtype=torch.float64)
+        ratios.append(float(_sketch.device_sketch(d).square().sum() / d.square().sum()))
+    # each ratio has a standard deviation of about sqrt(2/64) = 0.18; their mean, 0.009
+    assert np.mean(ratios) == pytest.approx(1.0, abs=0.04)
 
 
 def test_nan_and_inf_counted(tmp_path):
@@ -196,6 +269,10 @@ def test_capture_then_compare(tmp_path, banjia_bin):
     same = subprocess.run([banjia_bin, "compare", tmp_path / "a", tmp_path / "s", "--format", "json"],
                           capture_output=True, text=True)
     assert same.returncode == 0, same.stdout + same.stderr
+    # compare sketches the tensors under the stats capture's scheme: the same run, no error beyond the
+    # rounding of the float32 norms and means the stats capture computed
+    scored = [e["noise"] for e in json.loads(same.stdout)["entries"] if e["noise"]]
+    assert scored and all(n["sketched"] and n["error"] < 1e-6 for n in scored)
     diff = subprocess.run([banjia_bin, "compare", tmp_path / "b", tmp_path / "a", "--format", "json"],
                           capture_output=True, text=True)
     out = json.loads(diff.stdout)
