@@ -1,8 +1,41 @@
 #include "trace/analysis/cluster.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace banjia::trace {
+
+namespace {
+
+double own_us(const RankRow& r) { return r.compute_us + r.memory_us; }
+double wait_us(const RankRow& r) { return r.comm_us + r.idle_us; }
+
+void attribute_waiting(ClusterView& c) {
+  const size_t n = c.ranks.size();
+  std::vector<double> own;
+  double mean_step = 0;
+  for (const RankRow& r : c.ranks) {
+    own.push_back(own_us(r));
+    mean_step += r.step_us / static_cast<double>(n);
+  }
+  const auto [lo, hi] = std::minmax_element(own.begin(), own.end());
+  const double mean_own = std::accumulate(own.begin(), own.end(), 0.0) / static_cast<double>(n);
+  if (mean_own > 0 && (*hi - *lo) / mean_own > kSlowRankRatio) {
+    std::vector<double> sorted = own;
+    std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(n / 2), sorted.end());
+    c.culprit = Culprit{static_cast<size_t>(hi - own.begin()), *hi, sorted[n / 2], (*hi - *lo) / mean_own};
+  }
+  double least = wait_us(c.ranks[0]);
+  for (const RankRow& r : c.ranks) least = std::min(least, wait_us(r));
+  for (size_t i = 0; i < n; ++i) {
+    const double excess = wait_us(c.ranks[i]) - least;
+    if ((c.culprit && c.culprit->index == i) || mean_step <= 0 || excess <= kSlowRankRatio * mean_step) continue;
+    c.waiting.push_back({i, wait_us(c.ranks[i]), excess});
+  }
+  std::stable_sort(c.waiting.begin(), c.waiting.end(), [](const auto& x, const auto& y) { return x.excess_us > y.excess_us; });
+}
+
+}  // namespace
 
 ClusterView cluster_view(const std::vector<Summary>& all) {
   ClusterView c;
@@ -44,6 +77,7 @@ ClusterView cluster_view(const std::vector<Summary>& all) {
     c.slow_rank = c.slow_rank || m.flagged;
     c.metrics.push_back(m);
   }
+  attribute_waiting(c);
   return c;
 }
 

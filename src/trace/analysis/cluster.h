@@ -23,10 +23,31 @@ struct SlowMetric {
   bool flagged = false;
 };
 
+// Who sets the pace and who waits for it. In synchronous training every rank's step lasts as long as
+// the slowest one's, so the time of a step splits into a rank's own work on the device (compute and
+// memory copies) and waiting (exposed communication and idle time). The rank with the most own work
+// is the one the others wait for (the culprit); a rank flagged on communication or idle time whose
+// own work is not the largest spends that time waiting for it (a victim).
+struct Culprit {
+  size_t index = 0;        // into ranks
+  double own_us = 0;       // its compute + memory per step
+  double median_own_us = 0;
+  double gap_ratio = 0;    // (max - min) / mean of own work across ranks
+};
+
+struct WaitingRank {
+  size_t index = 0;    // into ranks
+  double wait_us = 0;  // its comm + idle per step
+  double excess_us = 0;  // above the least-waiting rank's
+};
+
 struct ClusterView {
   std::vector<RankRow> ranks;
   std::vector<SlowMetric> metrics;
   bool slow_rank = false;
+  std::optional<Culprit> culprit;     // set when own work differs by more than kSlowRankRatio
+  std::vector<WaitingRank> waiting;   // ranks (culprit excepted) waiting more than kSlowRankRatio of
+                                      // the mean step beyond the least-waiting rank, most first
 };
 
 constexpr double kSlowRankRatio = 0.05;

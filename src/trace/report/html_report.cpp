@@ -133,6 +133,16 @@ std::string summary_html(const std::vector<Summary>& all, const ClusterView* clu
                          {"over 5 %", Align::kText}},
                         gaps);
     body += fmt::format("<p>Slow rank ((max − min) / mean &gt; 5 %): {}</p>", cluster->slow_rank ? "yes" : "no");
+    if (cluster->culprit)
+      body += fmt::format("<p><strong>Culprit</strong>: rank {}: its own work (compute + memory) is {} ms per step "
+                          "against the median rank's {} ms; the others wait for it.</p>",
+                          cluster->culprit->index, ms(cluster->culprit->own_us), ms(cluster->culprit->median_own_us));
+    if (!cluster->waiting.empty()) {
+      std::string list;
+      for (const WaitingRank& v : cluster->waiting)
+        list += fmt::format("{}rank {} (+{} ms)", list.empty() ? "" : ", ", v.index, ms(v.excess_us));
+      body += "<p>Waiting (communication + idle above the least-waiting rank, per step): " + html::escape(list) + "</p>";
+    }
   }
   for (auto& s : all) {
     body += "<h2>" + html::escape(s.file) + "</h2>";

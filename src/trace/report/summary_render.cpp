@@ -219,6 +219,17 @@ void write_cluster_json(JsonWriter& w, const ClusterView& c) {
         .field("slowest_rank", static_cast<uint64_t>(m.slowest)).field("flagged", m.flagged).end_object();
   w.end_array();
   w.field("slow_rank", c.slow_rank).field("threshold", kSlowRankRatio);
+  if (c.culprit)
+    w.key("culprit").begin_object().field("index", static_cast<uint64_t>(c.culprit->index))
+        .field("rank", c.ranks[c.culprit->index].rank).field("own_us", c.culprit->own_us)
+        .field("median_own_us", c.culprit->median_own_us).field("gap_ratio", c.culprit->gap_ratio).end_object();
+  else
+    w.key("culprit").null();
+  w.key("waiting").begin_array();
+  for (const WaitingRank& v : c.waiting)
+    w.begin_object().field("index", static_cast<uint64_t>(v.index)).field("rank", c.ranks[v.index].rank)
+        .field("wait_us", v.wait_us).field("excess_us", v.excess_us).end_object();
+  w.end_array();
   w.end_object();
 }
 
@@ -231,12 +242,33 @@ std::string cluster_text(const ClusterView& c) {
                      r.rank ? *r.rank : static_cast<int64_t>(i), r.step_us / 1000,
                      r.compute_us / 1000, r.comm_us / 1000, r.memory_us / 1000, r.idle_us / 1000, printable(r.file));
   }
-  for (auto& m : c.metrics)
-    o += fmt::format("  {}: (max-min)/mean = {:.1f}%{}\n", m.metric, 100 * m.gap_ratio,
-                     m.flagged ? fmt::format(" > 5%: slow rank {}", c.ranks[m.slowest].rank
-                                                                  ? *c.ranks[m.slowest].rank
-                                                                  : static_cast<int64_t>(m.slowest))
-                               : std::string());
+  auto rank_of = [&](size_t i) { return c.ranks[i].rank ? *c.ranks[i].rank : static_cast<int64_t>(i); };
+  for (auto& m : c.metrics) {
+    // Communication and idle time are where a rank waits: the rank with the most is not slow itself
+    // unless it is also the one with the most own work.
+    const bool waiting = m.metric == "comm_us" || m.metric == "idle_us";
+    std::string flag;
+    if (m.flagged && !waiting) flag = fmt::format(" > 5%: slow rank {}", rank_of(m.slowest));
+    if (m.flagged && waiting) {
+      flag = fmt::format(" > 5%: rank {} waits longest", rank_of(m.slowest));
+      if (c.culprit && c.culprit->index != m.slowest) flag += fmt::format(" (for rank {})", rank_of(c.culprit->index));
+    }
+    o += fmt::format("  {}: (max-min)/mean = {:.1f}%{}\n", m.metric, 100 * m.gap_ratio, flag);
+  }
+  if (c.culprit)
+    o += fmt::format("  culprit: rank {}: its own work (compute + memory) is {:.3f} ms per step, {:.0f}% above the median "
+                     "rank's {:.3f} ms; the others wait for it\n",
+                     rank_of(c.culprit->index), c.culprit->own_us / 1000,
+                     c.culprit->median_own_us > 0 ? 100 * (c.culprit->own_us / c.culprit->median_own_us - 1) : 0.0,
+                     c.culprit->median_own_us / 1000);
+  if (!c.waiting.empty()) {
+    o += "  waiting (comm + idle above the least-waiting rank, ms per step):";
+    for (size_t k = 0; k < c.waiting.size() && k < 8; ++k)
+      o += fmt::format(" rank {} +{:.3f}{}", rank_of(c.waiting[k].index), c.waiting[k].excess_us / 1000,
+                       k + 1 < std::min<size_t>(c.waiting.size(), 8) ? "," : "");
+    if (c.waiting.size() > 8) o += fmt::format(" and {} more", c.waiting.size() - 8);
+    o += "\n";
+  }
   return o;
 }
 
