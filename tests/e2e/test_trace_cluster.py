@@ -115,3 +115,48 @@ def test_ops_table_honours_top(run, fixtures):
         selfs = [float(x["self_us"]) for x in rows]
         assert selfs == sorted(selfs, reverse=True)
     assert {x["op"] for x in rows} == set(names)
+
+
+def data_parallel_rank(path, rank, world, compute_us, host_wait_us=0, steps=3, sync_us=1000.0):
+    """One rank of a synchronous data-parallel job: each step a GEMM of `compute_us`, then an NCCL
+    all-reduce that ends, on every rank, when the slowest rank's has run `sync_us`. A rank that
+    arrives early waits inside the all-reduce kernel; `host_wait_us` delays this rank's launch (its
+    host waited), so its device idles first."""
+    events, step_len, slowest = [], 4000.0, 1300.0
+    for i in range(steps):
+        t = i * step_len
+        events.append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{i}", "pid": 1, "tid": 1,
+                       "ts": t, "dur": step_len})
+        for k, (name, start, dur) in enumerate([("sm90_gemm_kernel", t + 10, compute_us),
+                                                ("ncclDevKernel_AllReduce_Sum_f32_RING_LL",
+                                                 t + 10 + compute_us + host_wait_us, None)]):
+            corr = 2 * i + k + 1
+            end_all = t + 10 + slowest + sync_us  # the all-reduce completes when the slowest rank joined
+            events.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+                           "ts": start - 5, "dur": 2, "args": {"correlation": corr}})
+            events.append({"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": 7 + k, "ts": start,
+                           "dur": dur if dur is not None else end_all - start, "args": {"correlation": corr, "device": 0}})
+    path.write_text(json.dumps({"traceEvents": events,
+                                "distributedInfo": {"backend": "nccl", "rank": rank, "world_size": world}}))
+    return path
+
+
+def test_the_rank_the_others_wait_for_is_the_culprit_and_the_waiting_ranks_are_not(run, tmp_path):
+    # Eight ranks; rank 3's GEMM takes 1.3x as long (1300 us for 1000), so the others wait 300 us
+    # per step in the all-reduce, except rank 6, whose host waited 250 us before launching it.
+    files = [data_parallel_rank(tmp_path / f"rank{r}.json", r, 8, 1300.0 if r == 3 else 1000.0,
+                                host_wait_us=250.0 if r == 6 else 0.0) for r in range(8)]
+    cluster = summary(run, *files)["summary"]["cluster"]
+    assert cluster["culprit"]["rank"] == 3
+    assert cluster["culprit"]["own_us"] == pytest.approx(1300.0)
+    assert cluster["culprit"]["median_own_us"] == pytest.approx(1000.0)
+    # msprof-analyze's rule flags rank 6 on idle time and a waiting rank on communication time
+    flagged = {m["metric"]: m for m in cluster["slow_rank_metrics"] if m["flagged"]}
+    assert cluster["ranks"][flagged["idle_us"]["slowest_rank"]]["rank"] == 6
+    assert cluster["ranks"][flagged["comm_us"]["slowest_rank"]]["rank"] != 3
+    waiting = {w["rank"]: w["excess_us"] for w in cluster["waiting"]}
+    assert set(waiting) == set(range(8)) - {3}
+    # everyone waits the 300 us rank 3 computes longer (rank 6 partly idle, partly in the all-reduce)
+    assert all(v == pytest.approx(300.0, abs=1.0) for v in waiting.values())
+    text = run("trace", "summary", *files).stdout
+    assert "culprit: rank 3" in text and "rank 6 waits longest (for rank 3)" in text
