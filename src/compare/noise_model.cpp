@@ -189,10 +189,10 @@ class NoiseModel {
       // A module's input gradients are computed from its output gradient and its forward input
       // alone: judged against those, a wrong backward is pinned on its module. A module with
       // recorded children also passes its children's backward errors on: it keeps e_in. So does an
-      // entry compared by statistics without sketches: its inputs' errors are lower bounds (a shifted
-      // norm hides a permutation), too weak to stand for them. Parameter gradients keep e_in too: their batch
-      // sums may cancel (a LayerNorm bias before a mean over tokens), which their own inputs'
-      // errors do not bound: their floor keeps a wide local term for that (u_acc = u below).
+      // entry compared by statistics without sketches: its inputs' errors are lower bounds (a
+      // shifted norm hides a permutation), too weak to stand for them. Parameter gradients keep e_in
+      // too: their batch sums may cancel (a LayerNorm bias before a mean over tokens), which their
+      // own inputs' errors do not bound: their floor keeps a wide local term for that (u_acc = u below).
       bool own = (is_input_grad(*e.a) || phase == Phase::kParamGrad) && !has_children_.contains(owner) &&
                  (e.metrics.has_value() || o.sketched);
       if (own && (grad_output_error_.contains(owner) || forward_input_.contains(owner))) {
