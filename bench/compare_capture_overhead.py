@@ -5,6 +5,8 @@ Models shaped like the fixture dumps' (tests/fixtures/gpu-h200/dumps): a 2-layer
 on 2x32 tokens, and a ResNet-18-style CNN (torchvision is not installed here, so the basic blocks are
 written out) on 2x3x32x32. The captured step includes everything capture does: hooks, device-side
 statistics, the single host transfer and writing index.json. Medians over --steps steps after warm-up.
+"no sketch" is stats mode with sketch=False: the count sketches (banjia._sketch) cost a cast, a
+multiplication and an index_add_ per tensor, which on a CPU's small tensors is mostly per-op overhead.
 
 No peer is measured here: msprobe's dump (PrecisionDebugger) targets NPU runs.
 
@@ -113,18 +115,20 @@ def main():
     cases = [("tinygpt", TinyGPT(), torch.randint(0, 1024, (2, 32)), torch.randint(0, 1024, (2, 32))),
              ("resnet18", ResNet18(), torch.randn(2, 3, 32, 32), torch.randint(0, 10, (2,)))]
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, CPU")
-    print(f"{'model':<10} {'plain ms':>9} {'stats ms':>9} {'tensors ms':>11} {'stats/plain':>12} {'tensors/plain':>14}")
+    print(f"{'model':<10} {'plain ms':>9} {'stats ms':>9} {'no sketch':>10} {'tensors ms':>11} {'stats/plain':>12} "
+          f"{'tensors/plain':>14}")
     with tempfile.TemporaryDirectory() as tmp:
         for name, model, x, y in cases:
             plain = median_time(lambda: step(model, x, y), args.steps)
 
-            def captured(mode):
-                with banjia.capture(model, pathlib.Path(tmp) / f"{name}_{mode}", mode=mode):
+            def captured(mode, sketch=True):
+                with banjia.capture(model, pathlib.Path(tmp) / f"{name}_{mode}", mode=mode, sketch=sketch):
                     step(model, x, y)
 
             stats = median_time(lambda: captured("stats"), args.steps)
+            unsketched = median_time(lambda: captured("stats", sketch=False), args.steps)
             tensors = median_time(lambda: captured("tensors"), args.steps)
-            print(f"{name:<10} {plain * 1e3:>9.2f} {stats * 1e3:>9.2f} {tensors * 1e3:>11.2f} "
+            print(f"{name:<10} {plain * 1e3:>9.2f} {stats * 1e3:>9.2f} {unsketched * 1e3:>10.2f} {tensors * 1e3:>11.2f} "
                   f"{stats / plain:>11.2f}x {tensors / plain:>13.2f}x")
 
 

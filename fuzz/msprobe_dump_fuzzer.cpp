@@ -2,7 +2,8 @@
 // input/output/parameters flattened into rows) and banjia's own capture index.json, each loaded
 // through load_dump from a directory holding just that file, then every entry's tensor looked up.
 // Properties: only InputError escapes; every entry has a key; a tensor that cannot be loaded is a
-// one-line problem, never an exception; quoting non-finite tokens never shortens the text.
+// one-line problem, never an exception; a count sketch is kept only under a scheme and with its
+// number of buckets; quoting non-finite tokens never shortens the text.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -25,6 +26,8 @@ void load(const std::filesystem::path& where) {
     Dump d = load_dump(where.string());
     for (const DumpEntry& e : d.entries) {
       FUZZ_CHECK(d.format == "banjia" || !e.key.empty(), "msprobe rows have names");
+      FUZZ_CHECK(e.stats.sketch.empty() || (d.sketch && e.stats.sketch.size() == static_cast<size_t>(d.sketch->buckets)),
+                 "a sketch is read only under a scheme, with its number of buckets");
       (void)name_without_call_count(e, d.format);
       LoadedTensor t;
       std::string problem = load_tensor(d, e, t);

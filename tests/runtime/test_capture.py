@@ -293,3 +293,21 @@ def test_bad_mode_rejected(tmp_path):
     model, _ = make()
     with pytest.raises(ValueError):
         banjia.capture(model, tmp_path, mode="everything")
+
+
+def test_sketches_of_different_schemes_are_never_compared(tmp_path, banjia_bin):
+    for name in ("a", "b"):
+        model, x = make()
+        with banjia.capture(model, tmp_path / name, mode="stats"):
+            step(model, x)
+    index = index_of(tmp_path / "b")
+    index["sketch"]["c"] = (index["sketch"]["c"] + 1) % index["sketch"]["prime"]
+    (tmp_path / "b" / "index.json").write_text(json.dumps(index))
+
+    def sketched(b):
+        out = subprocess.run([banjia_bin, "compare", tmp_path / "a", b, "--format", "json"], capture_output=True, text=True)
+        return [e["noise"]["sketched"] for e in json.loads(out.stdout)["entries"] if e["noise"]]
+
+    assert sketched(tmp_path / "b") and not any(sketched(tmp_path / "b"))
+    (tmp_path / "b" / "index.json").write_text(json.dumps({**index, "sketch": index_of(tmp_path / "a")["sketch"]}))
+    assert all(sketched(tmp_path / "b"))
