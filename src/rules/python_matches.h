@@ -28,8 +28,9 @@ struct PyMatch {
   // An insertion that closes what `edit` opens ("(" ... ")"), for a rewrite that wraps an expression
   // whose inside other matches edit (an f-string's fields): applied with `edit` or not at all.
   std::optional<TextEdit> closing_edit;
-  // Insertions inside the call that go with `edit` (a keyword for an argument passed by position
-  // that the new function takes by keyword): applied with it or not at all.
+  // Insertions that go with `edit` (a keyword for an argument passed by position that the new
+  // function takes by keyword; the shim import split off an import, on a line above it): applied
+  // with it or not at all.
   std::vector<TextEdit> inserts;
   bool blocked = false;                  // automatic rule whose rewrite is not safe here: report as manual
   // Why a blocked match stays. Most would fail on an NPU; a CUDA check kept as the NVIDIA path (and
