@@ -52,7 +52,7 @@ class ProcessGroupHCCL(dist.ProcessGroup):
 
     def __init__(self, store: Any, rank: int, size: int, timeout: timedelta) -> None:
         super().__init__(rank, size)  # type: ignore[call-arg]  # the stubs lack the (rank, size) form
-        self._gloo: Any = dist.ProcessGroupGloo(store, rank, size, timeout)
+        self._gloo: Any = dist.ProcessGroupGloo(store, rank, size, timeout)  # None once shut down
         self._group_name = ""
         self._group_desc = ""
 
@@ -229,6 +229,20 @@ class ProcessGroupHCCL(dist.ProcessGroup):
     def barrier(self, opts: Any = None) -> Any:
         self._gloo.barrier().wait()
         return _done([])
+
+    # destroy_process_group shuts a group's backends down; this group is its own backend, so torch
+    # would leave the gloo group inside it alive until the interpreter exits, whose teardown then
+    # races its worker threads (pytorch/pytorch#190489: a gloo group outliving its use ends in
+    # "terminate called without an active exception"). It is shut down here, as torch does gloo.
+    def shutdown(self) -> None:
+        gloo, self._gloo = self._gloo, None
+        if gloo is not None:
+            gloo.shutdown()
+
+    def abort(self) -> None:
+        gloo, self._gloo = self._gloo, None
+        if gloo is not None:
+            gloo.abort()
 
 
 def _create(store: Any, rank: int, size: int, timeout: timedelta) -> ProcessGroupHCCL:

@@ -85,4 +85,7 @@ assert sharded_losses[-1] < sharded_losses[0]
 torch.testing.assert_close(sharded_losses, cpu_losses)
 torch.testing.assert_close(sharded_parameters, cpu_parameters)
 print("ok fsdp2")
+world = dist.group.WORLD
 dist.destroy_process_group()
+# destroy_process_group shut the gloo group inside hccl down, as torch does its own backends
+assert world._gloo is None
