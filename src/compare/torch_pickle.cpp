@@ -26,12 +26,6 @@ struct Value {
   PickledTensor tensor;                    // tensor
 };
 
-Ref make(Value::Kind k) {
-  auto v = std::make_shared<Value>();
-  v->kind = k;
-  return v;
-}
-
 // torch's typed storage classes, by the name torch.save writes for each dtype.
 const std::map<std::string, DType, std::less<>>& storage_types() {
   static const std::map<std::string, DType, std::less<>> kTypes = {
@@ -46,6 +40,15 @@ const std::map<std::string, DType, std::less<>>& storage_types() {
 class Reader {
  public:
   explicit Reader(std::string_view p) : p_(p) {}
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+  // A pickle can make a container hold itself (a list memoized, fetched and appended to itself:
+  // fuzz_torch_pt, self-holding-list): the containers are emptied here, so no cycle of shared
+  // pointers outlives the reader.
+  ~Reader() {
+    for (const std::weak_ptr<Value>& w : containers_)
+      if (Ref v = w.lock()) v->items.clear();
+  }
 
   std::variant<Ref, std::string> run() {
     while (pos_ < p_.size()) {
@@ -61,6 +64,13 @@ class Reader {
   }
 
  private:
+  Ref make(Value::Kind k) {
+    auto v = std::make_shared<Value>();
+    v->kind = k;
+    if (k == Value::kList || k == Value::kTuple || k == Value::kDict) containers_.push_back(v);
+    return v;
+  }
+
   bool take(size_t n, std::string_view& out) {
     if (p_.size() - pos_ < n) return false;
     out = p_.substr(pos_, n);
@@ -288,6 +298,7 @@ class Reader {
   std::string_view p_;
   size_t pos_ = 0;
   std::vector<Ref> stack_;
+  std::vector<std::weak_ptr<Value>> containers_;  // every list, tuple and dict made
   std::map<uint64_t, Ref> memo_;
 };
 
@@ -316,7 +327,8 @@ void collect(const Ref& v, const std::string& name, std::vector<PickledTensor>& 
 }  // namespace
 
 std::variant<std::vector<PickledTensor>, std::string> read_torch_pickle(std::string_view pickle) {
-  auto result = Reader(pickle).run();
+  Reader reader(pickle);  // outlives what it read (its destructor empties the containers)
+  auto result = reader.run();
   if (auto* problem = std::get_if<std::string>(&result)) return *problem;
   std::vector<PickledTensor> tensors;
   collect(std::get<Ref>(result), "", tensors, 0);
