@@ -93,7 +93,8 @@ def _device_stats(t: torch.Tensor, sketch: bool = False) -> tuple[list[torch.Ten
         return None
     # float32 statistics for every dtype but float64, which keeps float64 where the device has it
     # (Ascend NPUs do not compute in float64).
-    double = x.dtype in (torch.float64, torch.complex128) and x.device.type in ("cpu", "cuda")
+    has_float64 = x.device.type in ("cpu", "cuda")
+    double = x.dtype in (torch.float64, torch.complex128) and has_float64
     wide = torch.float64 if double else torch.float32
     if x.is_complex():
         elements = x
@@ -112,7 +113,7 @@ def _device_stats(t: torch.Tensor, sketch: bool = False) -> tuple[list[torch.Ten
     if not sketch:
         return parts, None
     # Summed in float64 where the device has it: then the sketch's own rounding is far below float32's.
-    exact = torch.float64 if x.device.type in ("cpu", "cuda") else wide
+    exact = torch.float64 if has_float64 else wide
     return parts, _sketch.device_sketch(x.reshape(-1).to(exact))
 
 

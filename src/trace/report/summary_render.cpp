@@ -234,15 +234,16 @@ void write_cluster_json(JsonWriter& w, const ClusterView& c) {
 }
 
 std::string cluster_text(const ClusterView& c) {
+  // The rank the profiler recorded, else the input's position.
+  auto rank_of = [&](size_t i) { return c.ranks[i].rank ? *c.ranks[i].rank : static_cast<int64_t>(i); };
   std::string o = "cluster (mean per step, ms):\n";
   o += fmt::format("  {:>4} {:>10} {:>10} {:>10} {:>10} {:>10}  {}\n", "rank", "step", "compute", "comm", "memory", "idle", "file");
   for (size_t i = 0; i < c.ranks.size(); ++i) {
     auto& r = c.ranks[i];
     o += fmt::format("  {:>4} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f}  {}\n",
-                     r.rank ? *r.rank : static_cast<int64_t>(i), r.step_us / 1000,
+                     rank_of(i), r.step_us / 1000,
                      r.compute_us / 1000, r.comm_us / 1000, r.memory_us / 1000, r.idle_us / 1000, printable(r.file));
   }
-  auto rank_of = [&](size_t i) { return c.ranks[i].rank ? *c.ranks[i].rank : static_cast<int64_t>(i); };
   for (auto& m : c.metrics) {
     // Communication and idle time are where a rank waits: the rank with the most is not slow itself
     // unless it is also the one with the most own work.
