@@ -1,5 +1,6 @@
 // Exit codes and the error type for "bad input": one clear line naming the file and the problem.
 #pragma once
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -23,5 +24,8 @@ class InputError : public std::runtime_error {
   std::string file_;
   std::string problem_;
 };
+
+// The C library's text for an errno value ("No such file or directory").
+inline std::string errno_text(int err) { return std::strerror(err); }
 
 }  // namespace banjia

@@ -21,9 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 std::optional<size_t> g_fail_after;
-
-std::string errno_text(int err) { return std::strerror(err); }
-
 }  // namespace
 
 void set_write_failure_after_bytes_for_testing(std::optional<size_t> bytes) { g_fail_after = bytes; }

@@ -9,9 +9,6 @@
 namespace banjia::env {
 namespace {
 
-bool contains(const std::vector<std::string>& v, std::string_view s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
 
 std::vector<CrossClause> read_clauses(const TomlFields& r, std::string_view key) {
   std::vector<CrossClause> out;

@@ -44,9 +44,6 @@ const std::vector<std::string> kOptionTypes = {"bool", "int", "float", "enum", "
 const std::vector<std::string> kNameKinds = {"invented", "not-env-var", "wrong-name", "legacy"};
 const std::vector<std::string> kAdviceWhen = {"set", "not_equal", "less_than", "equals", "lacks"};
 
-bool contains(const std::vector<std::string>& v, std::string_view s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
 
 void load_var(const toml::table& /*t*/, const Fields& f, KnowledgeBase& kb) {
   VarInfo v;

@@ -1,6 +1,7 @@
 // Typed fields of one TOML table of the knowledge base: each accessor records a problem (prefixed
 // with where the table is) for a field of the wrong type or a required one that is missing.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,6 +12,11 @@
 #include <toml++/toml.h>
 
 namespace banjia::env {
+
+// Whether `s` is one of `v` (a list field's allowed values).
+inline bool contains(const std::vector<std::string>& v, std::string_view s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 // Reads string fields of one TOML table, recording a problem for required ones that are missing.
 class TomlFields {

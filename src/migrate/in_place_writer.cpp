@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "common/errors.h"
 #include "common/file_io.h"
 #include "common/unique_fd.h"
 
@@ -16,9 +17,6 @@ namespace banjia::migrate {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string errno_text(int err) { return std::strerror(err); }
-
 
 // Whether the open file `fd` holds exactly `expected` (and nothing after it).
 bool holds_exactly(int fd, std::string_view expected) {

@@ -14,11 +14,6 @@
 namespace banjia::migrate {
 namespace fs = std::filesystem;
 
-namespace {
-std::string errno_text(int err) { return std::strerror(err); }
-
-}  // namespace
-
 OutputTree::OutputTree(const fs::path& root) : root_(root) {
   std::error_code ec;
   fs::create_directories(root, ec);

@@ -164,6 +164,11 @@ DottedNames resolve_dotted_names(const ModuleView& view, const ImportTable& impo
 // Same, into `out`, reusing its buffers.
 void resolve_dotted_names(const ModuleView& view, const ImportTable& imports, DottedNames& out);
 
+// `dotted` is `module` or a name below it, component-wise: `rotary_emb2` is not below `rotary_emb`.
+inline bool within_module(std::string_view dotted, std::string_view module) {
+  return dotted.starts_with(module) && (dotted.size() == module.size() || dotted[module.size()] == '.');
+}
+
 // One argument of a call: `f(a, *rest, device="cuda", **kw)`.
 struct CallArg {
   uint32_t first_sig, last_sig;     // the argument's tokens; for keywords the value only

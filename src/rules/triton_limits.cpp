@@ -12,7 +12,7 @@ namespace banjia::rules {
 
 namespace {
 
-constexpr std::string_view kFile = "data/triton/ascend_limits.toml";
+constexpr std::string_view kLimitsFile = "data/triton/ascend_limits.toml";
 
 constexpr std::array<std::pair<std::string_view, TritonLimit::Check>, 8> kChecks{{
     {"grid-max", TritonLimit::Check::grid_max},
@@ -40,18 +40,18 @@ std::vector<std::string> strings(const toml::table& t, std::string_view key, con
 }
 
 std::vector<TritonLimit> load() {
-  const auto text = embedded_file(kFile);
-  if (!text) throw InputError(std::string(kFile), "not compiled into this binary");
-  const toml::table doc = parse_toml(*text, std::string(kFile));
+  const auto text = embedded_file(kLimitsFile);
+  if (!text) throw InputError(std::string(kLimitsFile), "not compiled into this binary");
+  const toml::table doc = parse_toml(*text, std::string(kLimitsFile));
   std::vector<TritonLimit> out;
   const auto* limits = doc["limit"].as_array();
-  if (!limits) throw InputError(std::string(kFile), "no [[limit]] entries");
+  if (!limits) throw InputError(std::string(kLimitsFile), "no [[limit]] entries");
   for (const auto& node : *limits) {
     const auto* t = node.as_table();
     if (!t) continue;
     TritonLimit l;
     l.id = (*t)["id"].value_or(std::string());
-    const std::string where = std::string(kFile) + ": limit '" + l.id + "'";
+    const std::string where = std::string(kLimitsFile) + ": limit '" + l.id + "'";
     const std::string check = (*t)["check"].value_or(std::string());
     const auto it = std::find_if(kChecks.begin(), kChecks.end(), [&](const auto& c) { return c.first == check; });
     if (it == kChecks.end()) throw InputError(where, "unknown check '" + check + "'");

@@ -8,15 +8,10 @@ namespace banjia::rules {
 
 namespace {
 
-// `dotted` is `module` or a name below it (component-wise: `rotary_emb2` is not below `rotary_emb`).
-bool within(std::string_view dotted, std::string_view module) {
-  return dotted.starts_with(module) && (dotted.size() == module.size() || dotted[module.size()] == '.');
-}
-
 const Rule* rule_for(const RuleCatalog& rules, std::string_view dotted) {
   for (const Rule* r : rules.of_kind<ModuleUseMatch>())
     for (const auto& m : r->params<ModuleUseMatch>().modules)
-      if (within(dotted, m)) return r;
+      if (python::within_module(dotted, m)) return r;
   return nullptr;
 }
 

@@ -27,11 +27,6 @@ bool contains(const std::vector<std::string>& names, std::string_view name) {
 std::string_view module_of(std::string_view dotted) { return dotted.substr(0, dotted.rfind('.')); }
 std::string_view last_name(std::string_view dotted) { return dotted.substr(dotted.rfind('.') + 1); }
 
-// `qualified` is `module` or a name below it.
-bool within(std::string_view qualified, std::string_view module) {
-  return qualified.starts_with(module) && (qualified.size() == module.size() || qualified[module.size()] == '.');
-}
-
 // The line ending the file uses (its first line's), for a line migrate inserts.
 std::string_view newline_of(std::string_view text) {
   const size_t at = text.find_first_of("\r\n");
@@ -214,7 +209,7 @@ class Redirector {
   // first use that reads an attribute the shim lacks, or uses the module itself; "" when there is none.
   std::string unprovided_use(const ImportBinding& b) const {
     for (const auto& ref : a_.dotted.refs) {
-      if (ref.in_import_stmt || a_.sig_text(ref.first_sig) != b.local || !within(ref.qualified, b.target)) continue;
+      if (ref.in_import_stmt || a_.sig_text(ref.first_sig) != b.local || !python::within_module(ref.qualified, b.target)) continue;
       const uint32_t line = tok(ref.first_tok(a_.view)).line;
       if (ref.qualified.size() == b.target.size())
         return fmt::format("`{}` is used as a module on line {}, not only for names {} provides; the import stays",
@@ -249,7 +244,7 @@ class Redirector {
     for (const Redirected& r : redirected_) {
       covered.insert(r.import_tok);
       for (const auto& ref : a_.dotted.refs)
-        if (!ref.in_import_stmt && a_.sig_text(ref.first_sig) == r.local && within(ref.qualified, r.target))
+        if (!ref.in_import_stmt && a_.sig_text(ref.first_sig) == r.local && python::within_module(ref.qualified, r.target))
           covered.insert(ref.first_tok(a_.view));
     }
     std::erase_if(out_, [&](const PyMatch& m) {

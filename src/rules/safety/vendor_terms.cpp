@@ -11,7 +11,7 @@
 namespace banjia::rules {
 
 namespace {
-constexpr std::string_view kFile = "data/vendor/nvidia.toml";
+constexpr std::string_view kVendorFile = "data/vendor/nvidia.toml";
 }
 
 bool VendorTerms::names_vendor(std::string_view name, bool strong_only) const {
@@ -52,9 +52,9 @@ std::string_view VendorTerms::product(std::string_view text) const {
 const VendorTerms& vendor_terms() {
   static const VendorTerms terms = [] {
     VendorTerms t;
-    const auto text = embedded_file(kFile);
-    if (!text) throw InputError(std::string(kFile), "not compiled into this binary");
-    const toml::table doc = parse_toml(*text, std::string(kFile));
+    const auto text = embedded_file(kVendorFile);
+    if (!text) throw InputError(std::string(kVendorFile), "not compiled into this binary");
+    const toml::table doc = parse_toml(*text, std::string(kVendorFile));
     if (const auto* words = doc["word"].as_array())
       for (const auto& w : *words)
         if (const auto* wt = w.as_table())

@@ -7,11 +7,11 @@
 #include <unordered_map>
 
 #include "trace/analysis/id_map.h"
+#include "trace/model/trace_model.h"
 
 namespace banjia::trace {
 
 namespace {
-constexpr double kUs = 1000.0;
 
 Finding make(const AdvisorRule& r, const Summary& s, std::string detail, std::string evidence, double saving_us) {
   Finding f;
@@ -109,7 +109,7 @@ void small_gemm_batching(const SummaryContext& ctx, const Summary& s, const Advi
       shape = t.shape[*op];
     }
     Group& g = groups[{ctx.step[i], who, shape}];
-    g.durs.push_back(t.dur[i] / kUs);
+    g.durs.push_back(t.dur[i] / kNsPerUs);
     g.calls.insert(t.ext_id[i] != kNone ? t.ext_id[i] : -static_cast<int64_t>(i) - 1);
     g.first = std::min(g.first, t.ts[i]);
     g.last = std::max(g.last, t.ts[i] + t.dur[i]);
@@ -121,7 +121,7 @@ void small_gemm_batching(const SummaryContext& ctx, const Summary& s, const Advi
     if (g.calls.size() < r.param("min_repeats") || med > r.param("max_median_kernel_us")) continue;
     auto [st, who, shape] = key;
     double longest = *std::max_element(g.durs.begin(), g.durs.end());
-    double span = (g.last - g.first) / kUs;
+    double span = (g.last - g.first) / kNsPerUs;
     std::string ev = fmt::format("{}: {} x {} {} ({} GEMM kernels, e.g. {}), median {:.2f} us, device span {:.1f} us",
                                  step_name(s, st), g.calls.size(), t.strings.view(who), shape ? t.strings.view(shape) : "",
                                  g.durs.size(),
@@ -152,8 +152,8 @@ void conv_in_loop(const SummaryContext& ctx, const Summary& s, const AdvisorRule
     if (!b || *b != 1) continue;
     Group& g = groups[{ctx.step_at(t.ts[i]), t.shape[i]}];
     ++g.count;
-    g.total += t.dur[i] / kUs;
-    g.longest = std::max(g.longest, t.dur[i] / kUs);
+    g.total += t.dur[i] / kNsPerUs;
+    g.longest = std::max(g.longest, t.dur[i] / kNsPerUs);
   }
   std::vector<StepHit> hits;
   for (auto& [key, g] : groups) {
@@ -179,12 +179,12 @@ void host_device_sync(const SummaryContext& ctx, const Summary& s, const Advisor
       bool hd = nm.find("HtoD") != std::string_view::npos || nm.find("DtoH") != std::string_view::npos;
       if (hd && t.bytes[i] != kNone && t.bytes[i] <= r.param("max_transfer_bytes")) {
         ++small[slot(ctx.step[i])];
-        cost[slot(ctx.step[i])] += t.dur[i] / kUs;
+        cost[slot(ctx.step[i])] += t.dur[i] / kNsPerUs;
       }
     } else if ((k == Kind::runtime || k == Kind::host_op) && (ctx.flags(i) & kSync)) {
       size_t sl = slot(ctx.step_at(t.ts[i]));
       ++syncs[sl];
-      cost[sl] += t.dur[i] / kUs;
+      cost[sl] += t.dur[i] / kNsPerUs;
     }
   }
   std::vector<StepHit> hits;

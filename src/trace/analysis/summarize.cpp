@@ -10,6 +10,7 @@
 #include "trace/analysis/summary.h"
 #include "trace/analysis/summary_context.h"
 #include "trace/model/phase_timer.h"
+#include "trace/model/trace_model.h"
 
 namespace banjia::trace {
 
@@ -17,7 +18,6 @@ void fill_op_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& opt);
 void fill_kernel_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& opt); // summary_ops.cpp
 
 namespace {
-constexpr double kUs = 1000.0;
 
 struct DevInterval {
   int64_t device, s, e;
@@ -37,10 +37,10 @@ struct BreakdownUnions {
   Breakdown result(int64_t wall_ns) const {
     Breakdown b;
     int64_t uc = c.length(), ucm = cm.length(), uall = all.length();
-    b.compute_us = uc / kUs;
-    b.comm_us = (ucm - uc) / kUs;
-    b.memory_us = (uall - ucm) / kUs;
-    b.wall_us = std::max<int64_t>(wall_ns, uall) / kUs;
+    b.compute_us = uc / kNsPerUs;
+    b.comm_us = (ucm - uc) / kNsPerUs;
+    b.memory_us = (uall - ucm) / kNsPerUs;
+    b.wall_us = std::max<int64_t>(wall_ns, uall) / kNsPerUs;
     b.idle_us = std::max(0.0, b.wall_us - b.busy_us());
     return b;
   }
@@ -55,7 +55,7 @@ bool overlap_breakdown(SummaryContext& ctx, Summary& s) {
   for (size_t i = 0; i < t.size(); ++i) {
     if (t.kind[i] != Kind::overlap) continue;
     std::string_view n = t.name_of(i);
-    double d = t.dur[i] / kUs;
+    double d = t.dur[i] / kNsPerUs;
     auto add = [&](Breakdown& b) {
       if (n == "Computing") b.compute_us += d;
       else if (n == "Communication(Not Overlapped)") b.comm_us += d;
@@ -158,11 +158,11 @@ void device_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& opt) {
   if (s.devices.count(s.primary_device)) s.overall.breakdown = s.devices[s.primary_device];
   for (auto& st : s.steps)
     if (st.breakdown.wall_us == 0) {
-      st.breakdown.wall_us = (st.end_ns - st.start_ns) / kUs;
+      st.breakdown.wall_us = (st.end_ns - st.start_ns) / kNsPerUs;
       st.breakdown.idle_us = s.devices.empty() ? 0 : st.breakdown.wall_us;
     }
   if (s.devices.empty()) {  // CPU-only trace: no device, the whole span is host time
-    s.overall.breakdown.wall_us = wall / kUs;
+    s.overall.breakdown.wall_us = wall / kNsPerUs;
     s.overall.breakdown.idle_us = 0;
   }
   fill_kernel_tables(ctx, s, opt);

@@ -1,5 +1,6 @@
 // Distribution statistics of the summary's tables (durations, launch delays).
 #include "trace/analysis/summary.h"
+#include "trace/model/trace_model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,15 +23,14 @@ DistStats dist_stats(std::vector<double> v) {
 }
 
 namespace {
-constexpr double kUs = 1000.0;
 
 double median_in_place(std::vector<int64_t>& v) {
   const size_t n = v.size();
   if (n == 0) return 0;
   auto mid = v.begin() + static_cast<ptrdiff_t>(n / 2);
   std::nth_element(v.begin(), mid, v.end());
-  if (n % 2) return *mid / kUs;
-  return (*std::max_element(v.begin(), mid) / kUs + *mid / kUs) / 2;
+  if (n % 2) return *mid / kNsPerUs;
+  return (*std::max_element(v.begin(), mid) / kNsPerUs + *mid / kNsPerUs) / 2;
 }
 }  // namespace
 
@@ -41,12 +41,12 @@ DistStats dist_stats_ns(std::vector<int64_t> v) {
   const size_t n = v.size();
   int64_t sum = 0;
   for (int64_t x : v) sum += x;
-  d.mean_us = static_cast<double>(sum) / kUs / static_cast<double>(n);
+  d.mean_us = static_cast<double>(sum) / kNsPerUs / static_cast<double>(n);
   d.median_us = median_in_place(v);  // partially orders v: [0, n/2) <= v[n/2] <= the rest
   size_t p95 = static_cast<size_t>(std::ceil(0.95 * static_cast<double>(n))) - 1;  // >= n/2
   std::nth_element(v.begin() + static_cast<ptrdiff_t>(n / 2), v.begin() + static_cast<ptrdiff_t>(p95), v.end());
-  d.p95_us = v[p95] / kUs;
-  d.max_us = *std::max_element(v.begin() + static_cast<ptrdiff_t>(p95), v.end()) / kUs;
+  d.p95_us = v[p95] / kNsPerUs;
+  d.max_us = *std::max_element(v.begin() + static_cast<ptrdiff_t>(p95), v.end()) / kNsPerUs;
   return d;
 }
 

@@ -6,11 +6,11 @@
 #include "trace/analysis/summary.h"
 #include "trace/analysis/parallel_sort.h"
 #include "trace/analysis/summary_context.h"
+#include "trace/model/trace_model.h"
 
 namespace banjia::trace {
 
 namespace {
-constexpr double kUs = 1000.0;
 
 bool is_op(Kind k) { return k == Kind::host_op || k == Kind::annotation; }
 
@@ -46,7 +46,7 @@ void npu_launch_delays(const TraceData& t, std::vector<double>& out) {
     for (auto it = range.first; it != range.second; ++it) {
       size_t i = it->second;
       if (t.pid[i] == f.pid && t.tid[i] == f.tid && t.ts[i] == f.ts && t.ts[i] >= s->second) {
-        out.push_back((t.ts[i] - s->second) / kUs);
+        out.push_back((t.ts[i] - s->second) / kNsPerUs);
         break;
       }
     }
@@ -125,8 +125,8 @@ void fill_op_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& opt) 
   for (size_t id = 0; id < by_name.size(); ++id) {
     const Acc& a = by_name[id];
     if (a.count == 0) continue;
-    rows.push_back(OpRow{std::string(t.strings.view(static_cast<uint32_t>(id))), a.count, a.self_ns / kUs,
-                         a.total_ns / kUs});
+    rows.push_back(OpRow{std::string(t.strings.view(static_cast<uint32_t>(id))), a.count, a.self_ns / kNsPerUs,
+                         a.total_ns / kNsPerUs});
   }
   set_op_tables(s, std::move(rows), opt.top);
 
@@ -250,7 +250,7 @@ void fill_kernel_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& o
   for (size_t c = 0; c < classes.size(); ++c) {
     classes[c].name = class_names[c];
     classes[c].count = all.class_count[c];
-    classes[c].total_us = all.class_ns[c] / kUs;
+    classes[c].total_us = all.class_ns[c] / kNsPerUs;
     classes[c].share = device_ns > 0 ? static_cast<double>(all.class_ns[c]) / static_cast<double>(device_ns) : 0;
   }
   s.classes = classes;
@@ -264,7 +264,7 @@ void fill_kernel_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& o
     if (!all.kernel_count[id]) continue;
     auto nm = static_cast<uint32_t>(id);
     rows.push_back(KernelRow{std::string(t.strings.view(nm)), class_names[ctx.class_of_name(nm)],
-                             all.kernel_count[id], all.kernel_ns[id] / kUs});
+                             all.kernel_count[id], all.kernel_ns[id] / kNsPerUs});
   }
   std::sort(rows.begin(), rows.end(), [](const KernelRow& a, const KernelRow& b) {
     return a.total_us != b.total_us ? a.total_us > b.total_us : a.name < b.name;

@@ -78,6 +78,9 @@ constexpr int64_t kNone = INT64_MIN;
 // even negative ones seen in real traces, stay above it.
 constexpr int64_t kStringPidBase = -(int64_t{1} << 62);
 
+// Event times and durations are in nanoseconds; reports give microseconds.
+inline constexpr double kNsPerUs = 1000.0;
+
 struct TraceData {
   std::string file;
   TraceFormat format = TraceFormat::kineto;

@@ -5,11 +5,11 @@
 #include "common/html.h"
 #include "common/report.h"
 #include "common/safe_paths.h"
+#include "trace/model/trace_model.h"
 
 namespace banjia::trace {
 
 namespace {
-constexpr double kUs = 1000.0;
 
 template <class C>
 std::string joined(const C& items, std::string_view sep) {
@@ -71,7 +71,7 @@ void write_ops_json(JsonWriter& w, const OpsCoverage& c) {
   w.field("file", c.file);
   w.field("time_basis", c.time_basis);
   w.field("steps", static_cast<uint64_t>(c.steps));
-  w.field("step_time_us", static_cast<double>(c.step_ns) / kUs);
+  w.field("step_time_us", static_cast<double>(c.step_ns) / kNsPerUs);
   w.field("input_types", c.input_types);
   w.field("ops_off_npu", static_cast<uint64_t>(c.ops_off_npu()));
   w.field("share_off_npu", c.share(c.self_ns_off_npu()));
@@ -83,7 +83,7 @@ void write_ops_json(JsonWriter& w, const OpsCoverage& c) {
     w.field("status", ops::status_name(r.status));
     w.field("calls", static_cast<uint64_t>(r.calls));
     w.field("own_calls", static_cast<uint64_t>(r.own_calls));
-    w.field("self_us", static_cast<double>(r.self_ns) / kUs);
+    w.field("self_us", static_cast<double>(r.self_ns) / kNsPerUs);
     w.field("share", c.share(r.self_ns));
     string_array(w, "dtypes", r.dtypes);
     string_array(w, "overloads", r.overloads);
@@ -105,7 +105,7 @@ std::string ops_csv(const std::vector<OpsCoverage>& all) {
   for (auto& c : all)
     for (auto& r : c.rows)
       out += fmt::format("{},{},{},{},{:.3f},{:.6f},{},{},{},{}\n", csv_field(c.file), csv_field(r.name),
-                         ops::status_name(r.status), r.calls, static_cast<double>(r.self_ns) / kUs, c.share(r.self_ns),
+                         ops::status_name(r.status), r.calls, static_cast<double>(r.self_ns) / kNsPerUs, c.share(r.self_ns),
                          csv_field(joined(r.dtypes, " ")), csv_field(joined(r.overloads, " ")),
                          csv_field(joined(r.inside, " ")), csv_field(r.limit_api));
   return out;
