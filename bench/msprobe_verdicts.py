@@ -7,10 +7,10 @@ training step of a small network (Linear, LayerNorm, GELU, Linear, cross-entropy
 set to 0.5 (the planted bug). Then runs `msprobe compare` and `banjia compare` on the noise pair and
 the bug pair and writes their verdicts side by side to bench/results/compare_msprobe.md.
 
-Needs a Python with torch and mindstudio-probe (its dependencies are heavy, so it is not in
-requirements-dev.txt); --fixtures DIR also copies the three dumps there (tests/fixtures/msprobe/pt_l1).
+Needs a Python with torch and mindstudio-probe (.venv has both: requirements-dev.txt); --fixtures DIR
+also copies the three tensor dumps there (tests/fixtures/msprobe/pt_l1).
 
-    python bench/msprobe_verdicts.py [--banjia build/src/banjia] [--fixtures tests/fixtures/msprobe/pt_l1]
+    .venv/bin/python bench/msprobe_verdicts.py [--banjia build/src/banjia] [--fixtures tests/fixtures/msprobe/pt_l1]
 """
 import argparse
 import csv
