@@ -20,8 +20,8 @@ void register_trace(CLI::App& app, int& exit_code) {
                       "Kineto .json/.json.gz, torch_npu *_ascend_pt or ASCEND_PROFILER_OUTPUT dir, ascend_pytorch_profiler_*.db, or a dir of ranks")
       ->required();
   summary->add_option("--top", sargs.top, "Rows in the top-ops and top-kernels tables")->capture_default_str();
-  summary->add_option("--table", sargs.csv_table, "Table written by --format csv: steps, ops, kernels, classes")
-      ->check(CLI::IsMember({"steps", "ops", "kernels", "classes"}))->capture_default_str();
+  summary->add_option("--table", sargs.csv_table, "Table written by --format csv: steps, ops, kernels, classes, links (a cluster's rank-to-rank traffic)")
+      ->check(CLI::IsMember({"steps", "ops", "kernels", "classes", "links"}))->capture_default_str();
   summary->add_option("-j,--jobs", sargs.jobs, "Worker threads (default: all cores): several traces are read side by side, one trace is parsed and analysed on all of them");
   add_output_flags(summary, sout, trace_output);
   add_max_input_size_flag(summary);

@@ -14,9 +14,8 @@
 #include "common/file_io.h"
 #include "env/checker.h"
 #include "env/doctor.h"
+#include "env/subprocess.h"
 #include "env/translate.h"
-
-extern char** environ;
 
 namespace banjia::env {
 namespace {
@@ -60,8 +59,7 @@ int run_env_check(const EnvCheckOptions& a, const OutputOptions& out) {
   Purpose purpose = a.purpose == "debug" ? Purpose::debug : Purpose::production;
   size_t assignments = 0;
   if (a.files.empty()) {
-    std::vector<std::string> entries;
-    for (char** e = environ; e && *e; ++e) entries.emplace_back(*e);
+    const std::vector<std::string> entries = current_environment();
     report.findings = check_environment(entries, purpose);
     assignments = entries.size();
   }

@@ -14,8 +14,6 @@
 #include "env/doctor_compat.h"
 #include "env/subprocess.h"
 
-extern char** environ;
-
 namespace banjia::env {
 namespace {
 
@@ -209,9 +207,7 @@ Report run_doctor(const DoctorOptions& options) {
                                  fmt::format("{} {}: {}", c.what, to_string(c.status), c.message), compat_suggestion(c),
                                  c.source));
 
-  std::vector<std::string> entries;
-  for (char** e = environ; e && *e; ++e) entries.emplace_back(*e);
-  for (auto& f : check_environment(entries, Purpose::production)) out.push_back(std::move(f));
+  for (auto& f : check_environment(current_environment(), Purpose::production)) out.push_back(std::move(f));
 
   report.summary_json = [facts, compat](JsonWriter& w) {
     for (const auto& [k, v] : facts) w.field(k, v);

@@ -11,9 +11,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char** environ;
+// POSIX's process environment. C linkage, as glibc's unistd.h declares it where it does (with
+// _GNU_SOURCE), so that both declarations agree in any order.
+extern "C" char** environ;
 
 namespace banjia::env {
+
+std::vector<std::string> current_environment() {
+  std::vector<std::string> entries;
+  for (char** e = environ; e && *e; ++e) entries.emplace_back(*e);
+  return entries;
+}
 
 std::string find_in_path(const std::string& name, const std::string& path) {
   size_t pos = 0;

@@ -15,6 +15,9 @@ struct ProcessResult {
 
 ProcessResult run_with_timeout(const std::vector<std::string>& argv, double timeout_s);
 
+// This process's environment, one "NAME=value" string per variable.
+std::vector<std::string> current_environment();
+
 // The first executable `name` in the PATH-style list `path` ("" when none).
 std::string find_in_path(const std::string& name, const std::string& path);
 

@@ -7,6 +7,7 @@
 #include "common/report.h"
 #include "common/thread_pool.h"
 #include "trace/analysis/cluster.h"
+#include "trace/report/communication_render.h"
 #include "trace/report/html_report.h"
 #include "trace/report/summary_render.h"
 #include "trace/trace_commands.h"
@@ -61,7 +62,10 @@ int run_summary(const TraceSummaryOptions& args, const OutputOptions& out) {
   for (auto& s : all) report.summary_text += summary_text(s) + "\n";
   if (cluster) report.summary_text += cluster_text(*cluster);
   if (!not_a_cluster.empty()) report.summary_text += "no cluster view: " + not_a_cluster + "\n";
-  report.csv_table = [&] { return summary_csv(all, args.csv_table); };
+  report.csv_table = [&] {
+    if (args.csv_table == "links") return cluster ? links_csv(*cluster) : links_csv(ClusterView{});
+    return summary_csv(all, args.csv_table);
+  };
   if (!out.html.empty()) write_file_atomic(out.html, summary_html(all, cluster ? &*cluster : nullptr));
   return out.emit(report);
 }

@@ -145,7 +145,7 @@ def assert_units_and_alignment(root):
                 if i < len(row):
                     assert ("num" in row[i][1]) == numeric, (name, row[i])
             if numeric and name not in INDEX_HEADERS:
-                assert re.search(r"\((ms|%|MB|count|×|[^)]*(ms|%|MB|count|×)[^)]*)\)", name), f"no unit in {name!r}"
+                assert re.search(r"\((ms|%|MB|GB/s|count|×|[^)]*(ms|%|MB|GB/s|count|×)[^)]*)\)", name), f"no unit in {name!r}"
             checked += 1
     assert checked >= 3
     rules = css_rules(root)

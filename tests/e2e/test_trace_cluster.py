@@ -117,11 +117,12 @@ def test_ops_table_honours_top(run, fixtures):
     assert {x["op"] for x in rows} == set(names)
 
 
-def data_parallel_rank(path, rank, world, compute_us, host_wait_us=0, steps=3, sync_us=1000.0):
+def data_parallel_rank(path, rank, world, compute_us, host_wait_us=0, steps=3, sync_us=1000.0, clock_offset_us=0.0):
     """One rank of a synchronous data-parallel job: each step a GEMM of `compute_us`, then an NCCL
     all-reduce that ends, on every rank, when the slowest rank's has run `sync_us`. A rank that
     arrives early waits inside the all-reduce kernel; `host_wait_us` delays this rank's launch (its
-    host waited), so its device idles first."""
+    host waited), so its device idles first. `clock_offset_us` is added to every time this rank
+    records (its clock runs ahead of the others')."""
     events, step_len, slowest = [], 4000.0, 1300.0
     for i in range(steps):
         t = i * step_len
@@ -136,6 +137,8 @@ def data_parallel_rank(path, rank, world, compute_us, host_wait_us=0, steps=3, s
                            "ts": start - 5, "dur": 2, "args": {"correlation": corr}})
             events.append({"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": 7 + k, "ts": start,
                            "dur": dur if dur is not None else end_all - start, "args": {"correlation": corr, "device": 0}})
+    for e in events:
+        e["ts"] += clock_offset_us
     path.write_text(json.dumps({"traceEvents": events,
                                 "distributedInfo": {"backend": "nccl", "rank": rank, "world_size": world}}))
     return path
@@ -160,3 +163,103 @@ def test_the_rank_the_others_wait_for_is_the_culprit_and_the_waiting_ranks_are_n
     assert all(v == pytest.approx(300.0, abs=1.0) for v in waiting.values())
     text = run("trace", "summary", *files).stdout
     assert "culprit: rank 3" in text and "rank 6 waits longest (for rank 3)" in text
+
+
+def test_arrivals_at_the_all_reduce_name_the_late_rank_whatever_the_clocks(run, tmp_path):
+    # As above; in addition rank 5's clock reads 7 ms ahead, so by its raw start times it would seem
+    # to arrive last at every all-reduce. The all-reduces end together, which aligns the clocks.
+    files = [data_parallel_rank(tmp_path / f"rank{r}.json", r, 8, 1300.0 if r == 3 else 1000.0,
+                                host_wait_us=250.0 if r == 6 else 0.0, clock_offset_us=7000.0 if r == 5 else 0.0)
+             for r in range(8)]
+    cluster = summary(run, *files)["summary"]["cluster"]
+    assert cluster["culprit"]["rank"] == 3
+    arrivals = cluster["communication"]["arrivals"]
+    assert arrivals["collectives"] == 3  # one all-reduce in each of the 3 steps
+    by_rank = {a["rank"]: a for a in arrivals["ranks"]}
+    assert by_rank[5]["clock_offset_us"] == pytest.approx(7000.0)
+    assert all(by_rank[r]["clock_offset_us"] == pytest.approx(0.0) for r in range(8) if r != 5)
+    # Rank 3 starts its all-reduce at 10 + 1300 us into the step, the median other rank at 10 + 1000.
+    assert arrivals["latest_rank"] == 3 and by_rank[3]["last"] == 3
+    assert by_rank[3]["held_us"] == pytest.approx(300.0)
+    text = run("trace", "summary", *files).stdout
+    assert "rank 3 arrives last at 3 and holds the others 0.300 ms per step; the others wait for it" in text
+
+
+LEVEL1 = "ascend/msinsight/text/level1"
+
+
+def ascend_collectives(path):
+    """communication.json's operations: key -> (start, end) in us, and traffic per transport."""
+    ops, traffic = {}, {}
+    for step, kinds in json.loads(path.read_text()).items():
+        for kind in ("collective", "p2p"):
+            for name, op in kinds.get(kind, {}).items():
+                if name == "Total Op Info":
+                    continue
+                info = op["Communication Time Info"]
+                ops[f"{step}/{name}"] = (info["Start Timestamp(us)"],
+                                         info["Start Timestamp(us)"] + 1000 * info["Elapse Time(ms)"])
+                for transport, t in op["Communication Bandwidth Info"].items():
+                    size, ms = traffic.get(transport, (0.0, 0.0))
+                    traffic[transport] = (size + t["Transit Size(MB)"], ms + t["Transit Time(ms)"])
+    return ops, traffic
+
+
+def test_npu_ranks_arrivals_and_bandwidth_are_what_their_communication_json_says(run, fixtures):
+    level = fixtures / LEVEL1
+    out = [level / f"rank{r}_ascend_pt/ASCEND_PROFILER_OUTPUT/communication.json" for r in (0, 1)]
+    (ops0, traffic0), (ops1, traffic1) = ascend_collectives(out[0]), ascend_collectives(out[1])
+    s = summary(run, level)["summary"]
+    comm = s["cluster"]["communication"]
+    shared = sorted(set(ops0) & set(ops1))
+    assert comm["arrivals"]["collectives"] == len(shared) > 0
+    diffs = sorted(ops1[k][1] - ops0[k][1] for k in shared)
+    mid = len(diffs) // 2
+    offset = diffs[mid] if len(diffs) % 2 else (diffs[mid - 1] + diffs[mid]) / 2
+    steps = len(s["traces"][0]["steps"]) or 1
+    last, held = [0, 0], [0.0, 0.0]
+    for k in shared:
+        a = [ops0[k][0], ops1[k][0] - offset]
+        late = 1 if a[1] > a[0] else 0
+        if a[late] > a[1 - late]:
+            last[late] += 1
+            held[late] += (a[late] - a[1 - late]) / steps  # the other rank's arrival is the others' median
+    ranks = comm["arrivals"]["ranks"]
+    assert ranks[1]["clock_offset_us"] == pytest.approx(offset, abs=0.5)
+    assert [r["last"] for r in ranks] == last
+    assert [r["held_us"] for r in ranks] == pytest.approx(held, abs=0.5)
+    for b in comm["transports"]:
+        for r, traffic in enumerate((traffic0, traffic1)):
+            size, ms = traffic[b["transport"]]
+            assert b["ranks"][r]["size_mb"] == pytest.approx(size)
+            assert b["ranks"][r]["bandwidth_gbps"] == pytest.approx(size / ms if ms else 0)
+    assert {b["transport"] for b in comm["transports"]} == {t for t in ("SDMA", "RDMA")
+                                                           if traffic0.get(t, (0, 0))[0] or traffic1.get(t, (0, 0))[0]}
+
+
+def test_npu_links_are_the_totals_of_communication_matrix_json(run, fixtures, tmp_path):
+    level = fixtures / LEVEL1
+    expected = {}
+    for r in (0, 1):
+        matrix = json.loads((level / f"rank{r}_ascend_pt/ASCEND_PROFILER_OUTPUT/communication_matrix.json").read_text())
+        for kinds in matrix.values():
+            for name, links in kinds.get("collective", {}).items():
+                if not name.split("@")[0].endswith("-total"):
+                    continue
+                for ends, link in links.items():
+                    src, dst = map(int, ends.split("-"))
+                    key = (src, dst, link["Transport Type"])
+                    size, ms = expected.get(key, (0.0, 0.0))
+                    expected[key] = (size + link["Transit Size(MB)"], ms + link["Transit Time(ms)"])
+            assert not kinds.get("p2p")  # this run has collectives only
+    rows = list(csv.DictReader(io.StringIO(run("trace", "summary", level, "--format", "csv", "--table", "links").stdout)))
+    got = {(int(r["src"]), int(r["dst"]), r["transport"]): (float(r["size_mb"]), float(r["time_ms"])) for r in rows}
+    assert got.keys() == expected.keys()
+    for k, (size, ms) in expected.items():
+        assert got[k] == pytest.approx((size, ms), abs=1e-6), k  # written with 6 decimals
+    assert run("trace", "summary", level, "--html", tmp_path / "cluster.html").returncode == 0
+    html = (tmp_path / "cluster.html").read_text()
+    assert "Link bandwidth (from the row" in html
+    for src, dst, transport in expected:  # a heat map cell per link between two ranks
+        if transport != "LOCAL":
+            assert f'title="{transport}"' in html

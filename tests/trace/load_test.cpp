@@ -37,7 +37,7 @@ TEST(Load, TorchNpuDirectoryBringsSideFilesAndRank) {
   EXPECT_EQ(run.npu->sources,
             (std::vector<std::string>{(out / "kernel_details.csv").string(), (out / "step_trace_time.csv").string(),
                                       (out / "op_statistic.csv").string(), (out / "operator_details.csv").string(),
-                                      (out / "communication.json").string()}));
+                                      (out / "communication.json").string(), (out / "communication_matrix.json").string()}));
   EXPECT_FALSE(run.npu->step_trace.empty());
   EXPECT_EQ(run.rank.rank, 1);
 }

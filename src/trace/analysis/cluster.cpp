@@ -37,6 +37,8 @@ void attribute_waiting(ClusterView& c) {
 
 }  // namespace
 
+int64_t rank_of(const ClusterView& c, size_t i) { return c.ranks[i].rank ? *c.ranks[i].rank : static_cast<int64_t>(i); }
+
 ClusterView cluster_view(const std::vector<Summary>& all) {
   ClusterView c;
   for (auto& s : all) {
@@ -78,6 +80,9 @@ ClusterView cluster_view(const std::vector<Summary>& all) {
     c.metrics.push_back(m);
   }
   attribute_waiting(c);
+  double mean_step = 0;
+  for (const RankRow& r : c.ranks) mean_step += r.step_us / static_cast<double>(c.ranks.size());
+  c.communication = communication_view(all, mean_step);
   return c;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "trace/analysis/communication.h"
 #include "trace/analysis/summary.h"
 
 namespace banjia::trace {
@@ -48,10 +49,12 @@ struct ClusterView {
   std::optional<Culprit> culprit;     // set when own work differs by more than kSlowRankRatio
   std::vector<WaitingRank> waiting;   // ranks (culprit excepted) waiting more than kSlowRankRatio of
                                       // the mean step beyond the least-waiting rank, most first
+  CommunicationView communication;
 };
 
-constexpr double kSlowRankRatio = 0.05;
-
 ClusterView cluster_view(const std::vector<Summary>& ranks);
+
+// The rank the profiler recorded for ranks[i], else its position among the inputs.
+int64_t rank_of(const ClusterView& c, size_t i);
 
 }  // namespace banjia::trace

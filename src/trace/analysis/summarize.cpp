@@ -5,6 +5,7 @@
 
 #include "common/thread_pool.h"
 #include "trace/analysis/advisors.h"
+#include "trace/analysis/communication.h"
 #include "trace/analysis/intervals.h"
 #include "trace/analysis/parallel_sort.h"
 #include "trace/analysis/summary.h"
@@ -219,6 +220,18 @@ Summary summarize(const ProfilerRun& run, const SummaryOptions& opt) {
   if (run.npu) {
     s.npu = run.npu;
     host_ops_from_operator_details(s, opt);
+    s.collectives = std::move(s.npu->collectives);
+    s.npu->collectives.clear();
+  }
+  if (s.collectives.empty()) {
+    // The communication kernels of the primary device; without any, the collectives a CPU backend
+    // (gloo) ran on its worker threads.
+    std::vector<size_t> kernels, host;
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (ctx.group(i) == Group::comm && ctx.device_of(t.pid[i]) == s.primary_device) kernels.push_back(i);
+      else if (!is_device(t.kind[i]) && (ctx.flags(i) & kHostCollective)) host.push_back(i);
+    }
+    s.collectives = collectives_from_events(t, kernels.empty() ? host : kernels);
   }
   run_advisors(ctx, s);
   s.rank = run.rank;

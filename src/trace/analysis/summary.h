@@ -68,7 +68,8 @@ struct Summary {
   size_t kernel_count = 0;
   double kernel_median_us = 0, short_kernel_share = 0;  // share of kernels < 10 µs
   DistStats launch_delay;
-  std::optional<NpuExtras> npu;
+  std::optional<NpuExtras> npu;  // its collectives moved to `collectives`
+  std::vector<CollectiveCall> collectives;  // communication.json's, else the communication kernels'
   size_t events = 0;
   uint64_t input_bytes = 0;
   size_t missing_fields = 0, negative_durations = 0, unknown_categories = 0;

@@ -49,6 +49,7 @@ SummaryContext::SummaryContext(const TraceData& trace, const TraceRules& r, unsi
       if (rules.cast.matches(s)) f |= kCast;
       if (rules.compile.matches(s)) f |= kCompile;
       if (rules.step.matches(s)) f |= kStep;
+      if (rules.host_collective.matches(s)) f |= kHostCollective;
       if (s.find("HtoD") != std::string_view::npos) f |= kHtoD;
       if (s.find("DtoH") != std::string_view::npos) f |= kDtoH;
       name_flags_[id] = static_cast<uint8_t>(f);

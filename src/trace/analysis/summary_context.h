@@ -16,7 +16,7 @@ namespace banjia::trace {
 enum class Group : uint8_t { none, compute, comm, memory };
 
 // Bits of SummaryContext::flags().
-enum NameFlag : int { kSync = 1, kCast = 2, kCompile = 4, kStep = 8, kHtoD = 16, kDtoH = 32 };
+enum NameFlag : int { kSync = 1, kCast = 2, kCompile = 4, kStep = 8, kHtoD = 16, kDtoH = 32, kHostCollective = 64 };
 
 // Events are processed in blocks of this many; partial results are combined in block order (or are
 // integers), so results do not depend on the number of threads.

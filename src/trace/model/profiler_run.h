@@ -31,6 +31,29 @@ struct OperatorDetailRow {  // operator_details.csv rows of one op name, added u
   double host_self_us = 0, host_total_us = 0, device_self_us = 0, device_total_us = 0;
 };
 
+// One collective or point-to-point operation as one rank recorded it. `key` names the same
+// operation on every rank that took part: torch_npu's "step/op@group" name from communication.json,
+// or, from a trace, the kernel's name and which call of it this is ("ncclDevKernel_AllReduce…#3").
+struct CollectiveCall {
+  std::string key;
+  int64_t start_ns = 0, dur_ns = 0;  // on this rank's clock
+};
+
+// Bytes moved and time spent moving them, summed over operations (communication.json's
+// "Communication Bandwidth Info"; communication_matrix.json's per-link entries).
+struct Traffic {
+  double size_mb = 0, time_ms = 0;
+  double bandwidth_gbps() const { return time_ms > 0 ? size_mb / time_ms : 0; }  // MB/ms = GB/s
+};
+
+// One link of communication_matrix.json: traffic from rank `src` to rank `dst` over one transport,
+// summed over its steps and collective types.
+struct LinkTraffic {
+  int64_t src = 0, dst = 0;
+  std::string transport;  // HCCS, RDMA, PCIE, SIO, LOCAL
+  Traffic traffic;
+};
+
 struct NpuExtras {
   size_t ai_cpu_tasks = 0, ai_cpu_slow_tasks = 0;  // slow: >= aicpu-fallback min_task_us
   double ai_cpu_us = 0;
@@ -40,6 +63,9 @@ struct NpuExtras {
   std::vector<OperatorDetailRow> operator_details;  // operator_details.csv, by device total time
   double communication_elapse_ms = 0;               // communication.json, sum of Elapse Time(ms)
   size_t communication_ops = 0;
+  std::vector<CollectiveCall> collectives;          // communication.json, every operation
+  std::map<std::string, Traffic> transport_traffic; // communication.json, by transport type (SDMA, RDMA, HCCS…)
+  std::vector<LinkTraffic> links;                   // communication_matrix.json
   std::vector<std::string> sources;                 // files the extras came from
 };
 

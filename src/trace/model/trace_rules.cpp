@@ -124,6 +124,7 @@ TraceRules parse_trace_rules(std::string_view classes_toml, std::string_view eve
   r.cast = name_set(events, "cast");
   r.compile = name_set(events, "compile");
   r.step = name_set(events, "step");
+  r.host_collective = name_set(events, "host_collective");
   toml::table adv = toml::parse(advisors_toml);
   if (auto* arr = adv["rule"].as_array())
     for (auto& n : *arr) {

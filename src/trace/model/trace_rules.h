@@ -43,6 +43,7 @@ struct AdvisorRule {
 struct TraceRules {
   std::vector<KernelClass> classes;
   NameSet sync, cast, compile, step;
+  NameSet host_collective;  // host ranges that are a collective's own run (gloo's worker threads)
   std::vector<AdvisorRule> advisors;
 
   // First class whose pattern matches (case-insensitive), else "other".

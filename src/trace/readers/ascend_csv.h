@@ -1,5 +1,5 @@
 // torch_npu profiler CSV/JSON side files (ASCEND_PROFILER_OUTPUT): kernel_details.csv,
-// step_trace_time.csv, op_statistic.csv, operator_details.csv, communication.json. Columns are found by name because
+// step_trace_time.csv, op_statistic.csv, operator_details.csv, communication.json, communication_matrix.json. Columns are found by name because
 // versions differ (Block Dim/Block Num, optional Device_id, Step Id/Step ID, trailing tabs, N/A).
 #pragma once
 #include <filesystem>

@@ -1,5 +1,7 @@
 #include "trace/report/html_report.h"
 
+#include "trace/report/communication_render.h"
+
 #include <fmt/format.h>
 
 #include "common/html.h"
@@ -104,13 +106,13 @@ std::string summary_html(const std::vector<Summary>& all, const ClusterView* clu
     c.stacked = true;
     for (size_t i = 0; i < cluster->ranks.size(); ++i) {
       auto& r = cluster->ranks[i];
-      c.bars.push_back({fmt::format("rank {}", i), {r.compute_us / 1000, r.comm_us / 1000, r.memory_us / 1000, r.idle_us / 1000}});
+      c.bars.push_back({fmt::format("rank {}", rank_of(*cluster, i)), {r.compute_us / 1000, r.comm_us / 1000, r.memory_us / 1000, r.idle_us / 1000}});
     }
     body += "<h2>Cluster</h2>" + html::svg_bar_chart(c);
     std::vector<html::Row> ranks;
     for (size_t i = 0; i < cluster->ranks.size(); ++i) {
       auto& r = cluster->ranks[i];
-      ranks.push_back({{std::to_string(i), r.file, ms(r.step_us), ms(r.compute_us), ms(r.comm_us), ms(r.memory_us),
+      ranks.push_back({{std::to_string(rank_of(*cluster, i)), r.file, ms(r.step_us), ms(r.compute_us), ms(r.comm_us), ms(r.memory_us),
                         ms(r.idle_us)},
                        ""});
     }
@@ -124,7 +126,7 @@ std::string summary_html(const std::vector<Summary>& all, const ClusterView* clu
                         ranks);
     std::vector<html::Row> gaps;
     for (auto& m : cluster->metrics)
-      gaps.push_back({{m.metric, fmt::format("{:.1f}", 100 * m.gap_ratio), std::to_string(m.slowest),
+      gaps.push_back({{m.metric, fmt::format("{:.1f}", 100 * m.gap_ratio), std::to_string(rank_of(*cluster, m.slowest)),
                        m.flagged ? "yes" : "no"},
                       m.flagged ? "status-warn" : ""});
     body += html::table({{"metric", Align::kText},
@@ -136,13 +138,14 @@ std::string summary_html(const std::vector<Summary>& all, const ClusterView* clu
     if (cluster->culprit)
       body += fmt::format("<p><strong>Culprit</strong>: rank {}: its own work (compute + memory) is {} ms per step "
                           "against the median rank's {} ms; the others wait for it.</p>",
-                          cluster->culprit->index, ms(cluster->culprit->own_us), ms(cluster->culprit->median_own_us));
+                          rank_of(*cluster, cluster->culprit->index), ms(cluster->culprit->own_us), ms(cluster->culprit->median_own_us));
     if (!cluster->waiting.empty()) {
       std::string list;
       for (const WaitingRank& v : cluster->waiting)
-        list += fmt::format("{}rank {} (+{} ms)", list.empty() ? "" : ", ", v.index, ms(v.excess_us));
+        list += fmt::format("{}rank {} (+{} ms)", list.empty() ? "" : ", ", rank_of(*cluster, v.index), ms(v.excess_us));
       body += "<p>Waiting (communication + idle above the least-waiting rank, per step): " + html::escape(list) + "</p>";
     }
+    body += communication_html(*cluster);
   }
   for (auto& s : all) {
     body += "<h2>" + html::escape(s.file) + "</h2>";

@@ -4,6 +4,7 @@
 
 #include "common/report.h"
 #include "common/safe_paths.h"
+#include "trace/report/communication_render.h"
 
 namespace banjia::trace {
 
@@ -230,18 +231,18 @@ void write_cluster_json(JsonWriter& w, const ClusterView& c) {
     w.begin_object().field("index", static_cast<uint64_t>(v.index)).field("rank", c.ranks[v.index].rank)
         .field("wait_us", v.wait_us).field("excess_us", v.excess_us).end_object();
   w.end_array();
+  w.key("communication");
+  write_communication_json(w, c);
   w.end_object();
 }
 
 std::string cluster_text(const ClusterView& c) {
-  // The rank the profiler recorded, else the input's position.
-  auto rank_of = [&](size_t i) { return c.ranks[i].rank ? *c.ranks[i].rank : static_cast<int64_t>(i); };
   std::string o = "cluster (mean per step, ms):\n";
   o += fmt::format("  {:>4} {:>10} {:>10} {:>10} {:>10} {:>10}  {}\n", "rank", "step", "compute", "comm", "memory", "idle", "file");
   for (size_t i = 0; i < c.ranks.size(); ++i) {
     auto& r = c.ranks[i];
     o += fmt::format("  {:>4} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f}  {}\n",
-                     rank_of(i), r.step_us / 1000,
+                     rank_of(c, i), r.step_us / 1000,
                      r.compute_us / 1000, r.comm_us / 1000, r.memory_us / 1000, r.idle_us / 1000, printable(r.file));
   }
   for (auto& m : c.metrics) {
@@ -249,27 +250,28 @@ std::string cluster_text(const ClusterView& c) {
     // unless it is also the one with the most own work.
     const bool waiting = m.metric == "comm_us" || m.metric == "idle_us";
     std::string flag;
-    if (m.flagged && !waiting) flag = fmt::format(" > 5%: slow rank {}", rank_of(m.slowest));
+    if (m.flagged && !waiting) flag = fmt::format(" > 5%: slow rank {}", rank_of(c, m.slowest));
     if (m.flagged && waiting) {
-      flag = fmt::format(" > 5%: rank {} waits longest", rank_of(m.slowest));
-      if (c.culprit && c.culprit->index != m.slowest) flag += fmt::format(" (for rank {})", rank_of(c.culprit->index));
+      flag = fmt::format(" > 5%: rank {} waits longest", rank_of(c, m.slowest));
+      if (c.culprit && c.culprit->index != m.slowest) flag += fmt::format(" (for rank {})", rank_of(c, c.culprit->index));
     }
     o += fmt::format("  {}: (max-min)/mean = {:.1f}%{}\n", m.metric, 100 * m.gap_ratio, flag);
   }
   if (c.culprit)
     o += fmt::format("  culprit: rank {}: its own work (compute + memory) is {:.3f} ms per step, {:.0f}% above the median "
                      "rank's {:.3f} ms; the others wait for it\n",
-                     rank_of(c.culprit->index), c.culprit->own_us / 1000,
+                     rank_of(c, c.culprit->index), c.culprit->own_us / 1000,
                      c.culprit->median_own_us > 0 ? 100 * (c.culprit->own_us / c.culprit->median_own_us - 1) : 0.0,
                      c.culprit->median_own_us / 1000);
   if (!c.waiting.empty()) {
     o += "  waiting (comm + idle above the least-waiting rank, ms per step):";
     for (size_t k = 0; k < c.waiting.size() && k < 8; ++k)
-      o += fmt::format(" rank {} +{:.3f}{}", rank_of(c.waiting[k].index), c.waiting[k].excess_us / 1000,
+      o += fmt::format(" rank {} +{:.3f}{}", rank_of(c, c.waiting[k].index), c.waiting[k].excess_us / 1000,
                        k + 1 < std::min<size_t>(c.waiting.size(), 8) ? "," : "");
     if (c.waiting.size() > 8) o += fmt::format(" and {} more", c.waiting.size() - 8);
     o += "\n";
   }
+  o += communication_text(c);
   return o;
 }
 

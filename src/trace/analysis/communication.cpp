@@ -1,0 +1,173 @@
+#include "trace/analysis/communication.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+#include "trace/model/trace_model.h"
+
+namespace banjia::trace {
+
+namespace {
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  const size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  if (v.size() % 2) return v[mid];
+  const double upper = v[mid];
+  return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
+}
+
+// (max - min) / mean of `values`, and the index of the least.
+std::pair<double, size_t> gap_and_least(const std::vector<double>& values) {
+  if (values.empty()) return {0, 0};
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  double mean = 0;
+  for (double v : values) mean += v / static_cast<double>(values.size());
+  return {mean > 0 ? (*hi - *lo) / mean : 0, static_cast<size_t>(lo - values.begin())};
+}
+
+ArrivalView arrivals(const std::vector<Summary>& all, double mean_step_us) {
+  ArrivalView view;
+  const size_t n = all.size();
+  // key -> the call's index on each rank; only keys every rank recorded once are used.
+  std::unordered_map<std::string_view, std::vector<size_t>> calls;
+  for (size_t r = 0; r < n; ++r) {
+    for (size_t i = 0; i < all[r].collectives.size(); ++i) {
+      auto& at = calls[all[r].collectives[i].key];
+      if (at.size() == r) at.push_back(i);
+      else if (at.size() == r + 1) at.push_back(SIZE_MAX);  // recorded twice: ambiguous, never shared
+    }
+  }
+  std::vector<std::vector<size_t>> shared;
+  for (auto& [key, at] : calls)
+    if (at.size() == n && std::find(at.begin(), at.end(), SIZE_MAX) == at.end()) shared.push_back(at);
+  if (shared.empty() || n < 2) return view;
+  // Fixed order (the map's is not): by the first rank's start.
+  std::sort(shared.begin(), shared.end(), [&](const auto& a, const auto& b) {
+    return all[0].collectives[a[0]].start_ns < all[0].collectives[b[0]].start_ns;
+  });
+  view.collectives = shared.size();
+  view.ranks.resize(n);
+  auto end_of = [&](size_t r, size_t i) { return all[r].collectives[i].start_ns + all[r].collectives[i].dur_ns; };
+  for (size_t r = 1; r < n; ++r) {
+    std::vector<double> diffs;
+    for (auto& at : shared) diffs.push_back(static_cast<double>(end_of(r, at[r]) - end_of(0, at[0])) / kNsPerUs);
+    view.ranks[r].clock_offset_us = median_of(std::move(diffs));
+  }
+  const double steps = static_cast<double>(std::max<size_t>(1, all[0].steps.size()));
+  std::vector<double> arrival(n);
+  for (auto& at : shared) {
+    for (size_t r = 0; r < n; ++r)
+      arrival[r] = static_cast<double>(all[r].collectives[at[r]].start_ns) / kNsPerUs - view.ranks[r].clock_offset_us;
+    const size_t last = static_cast<size_t>(std::max_element(arrival.begin(), arrival.end()) - arrival.begin());
+    std::vector<double> others = arrival;
+    others.erase(others.begin() + static_cast<std::ptrdiff_t>(last));
+    const double held = arrival[last] - median_of(std::move(others));
+    if (held <= 0) continue;  // all arrived together
+    ++view.ranks[last].last;
+    view.ranks[last].held_us += held / steps;
+  }
+  // The scale: the mean step, or for a trace without device time (a CPU backend's), the first
+  // rank's time from its first shared operation's start to its last one's end, per step.
+  double scale_us = mean_step_us;
+  if (scale_us <= 0) {
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    for (auto& at : shared) {
+      first = std::min(first, all[0].collectives[at[0]].start_ns);
+      last = std::max(last, end_of(0, at[0]));
+    }
+    scale_us = static_cast<double>(last - first) / kNsPerUs / steps;
+  }
+  size_t top = 0;
+  for (size_t r = 1; r < n; ++r)
+    if (view.ranks[r].held_us > view.ranks[top].held_us) top = r;
+  if (scale_us > 0 && view.ranks[top].held_us > kSlowRankRatio * scale_us) view.latest = top;
+  return view;
+}
+
+std::vector<TransportBandwidth> transport_bandwidth(const std::vector<Summary>& all) {
+  std::vector<TransportBandwidth> out;
+  for (const char* transport : {"SDMA", "RDMA"}) {
+    TransportBandwidth b;
+    b.transport = transport;
+    bool any = false;
+    std::vector<double> gbps;
+    for (const Summary& s : all) {
+      Traffic t;
+      if (s.npu) {
+        if (auto it = s.npu->transport_traffic.find(transport); it != s.npu->transport_traffic.end()) t = it->second;
+      }
+      any = any || t.size_mb > 0;
+      b.per_rank.push_back(t);
+      gbps.push_back(t.bandwidth_gbps());
+    }
+    if (!any) continue;
+    std::tie(b.gap_ratio, b.slowest) = gap_and_least(gbps);
+    b.flagged = b.gap_ratio > kSlowRankRatio;
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+std::vector<LinkTraffic> merged_links(const std::vector<Summary>& all) {
+  std::map<std::tuple<int64_t, int64_t, std::string>, Traffic> sum;
+  for (const Summary& s : all) {
+    if (!s.npu) continue;
+    for (const LinkTraffic& l : s.npu->links) {
+      Traffic& t = sum[{l.src, l.dst, l.transport}];
+      t.size_mb += l.traffic.size_mb;
+      t.time_ms += l.traffic.time_ms;
+    }
+  }
+  std::vector<LinkTraffic> out;
+  for (auto& [k, t] : sum) out.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k), t});
+  return out;
+}
+
+std::vector<SlowLink> slow_links(const std::vector<LinkTraffic>& links) {
+  std::map<std::string, std::vector<size_t>> by_transport;
+  for (size_t i = 0; i < links.size(); ++i)
+    if (links[i].src != links[i].dst && links[i].traffic.time_ms > 0) by_transport[links[i].transport].push_back(i);
+  std::vector<SlowLink> out;
+  for (auto& [transport, idx] : by_transport) {
+    if (idx.size() < 2) continue;
+    std::vector<double> gbps;
+    for (size_t i : idx) gbps.push_back(links[i].traffic.bandwidth_gbps());
+    auto [gap, least] = gap_and_least(gbps);
+    double mean = 0;
+    for (double g : gbps) mean += g / static_cast<double>(gbps.size());
+    out.push_back({transport, idx[least], mean, gap, gap > kSlowRankRatio});
+  }
+  return out;
+}
+
+}  // namespace
+
+CommunicationView communication_view(const std::vector<Summary>& ranks, double mean_step_us) {
+  CommunicationView c;
+  c.arrivals = arrivals(ranks, mean_step_us);
+  c.transports = transport_bandwidth(ranks);
+  c.links = merged_links(ranks);
+  c.slow_links = slow_links(c.links);
+  return c;
+}
+
+std::vector<CollectiveCall> collectives_from_events(const TraceData& t, const std::vector<size_t>& events) {
+  std::vector<size_t> order = events;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return t.ts[a] < t.ts[b]; });
+  std::unordered_map<uint32_t, size_t> calls;  // name id -> calls so far
+  std::vector<CollectiveCall> out;
+  out.reserve(order.size());
+  for (size_t i : order) {
+    const size_t nth = calls[t.name[i]]++;
+    out.push_back({std::string(t.strings.view(t.name[i])) + "#" + std::to_string(nth), t.ts[i], t.dur[i]});
+  }
+  return out;
+}
+
+}  // namespace banjia::trace
