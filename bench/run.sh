@@ -90,6 +90,12 @@ section trace_detail "trace summary alone: throughput, threads, phases (synthesi
 section trace_compare "trace compare vs msprof-analyze compare_tools" \
   "$PYTHON" bench/trace_compare_peers.py --banjia "$B" --size-mb "$SYN" --runs "$RUNS" --peer-runs "$PEER_RUNS" $Q
 # shellcheck disable=SC2086
+section trace_cluster "trace summary cluster view vs msprof-analyze cluster (two NPU ranks)" \
+  "$PYTHON" bench/trace_cluster_peers.py --banjia "$B" --runs "$RUNS" --peer-runs "$PEER_RUNS" $Q
+if [ "$QUICK" = 1 ]; then CLUSTER_SIZES=16,64; else CLUSTER_SIZES=16,64,256,1024; fi
+section trace_cluster_scale "trace summary of 16 to 1,024 ranks: time and memory against rank count (no peer measured)" \
+  "$PYTHON" bench/trace_cluster_scale.py "$B" "$RUNS" "$CLUSTER_SIZES"
+# shellcheck disable=SC2086
 section compare "compare vs msprobe compare (the same dumps in msprobe's layout)" \
   "$PYTHON" bench/compare_bench.py --banjia "$B" --runs "$RUNS" --peer-runs "$PEER_RUNS" $PAIRS $Q
 # shellcheck disable=SC2086

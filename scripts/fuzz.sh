@@ -14,7 +14,8 @@ FIXTURES=tests/fixtures
 # harness -> max input length (bytes): large enough for a real file's interesting structure,
 # small enough to keep executions per second high.
 declare -A MAX_LEN=([python_tokenizer]=8192 [rewrite]=4096 [env_parse]=4096 [csv]=8192 [bench_run]=4096 [scan_deps]=4096
-  [trace_json]=16384 [ascend_csv]=8192 [ascend_db]=16384 [npy]=16384 [msprobe_dump]=8192 [torch_pt]=8192)
+  [trace_json]=16384 [ascend_csv]=8192 [ascend_db]=16384 [summary_report]=16384 [npy]=16384 [msprobe_dump]=8192
+  [torch_pt]=8192)
 # Seeds used in place (read-only; libFuzzer reads directories recursively): the test data under
 # tests/fixtures and a few source directories, referenced by path, not copied into fuzz/corpus.
 declare -A EXTRA=(
@@ -31,7 +32,8 @@ declare -A EXTRA=(
   [torch_pt]="$FIXTURES/msprobe/pt_l1/fp32"
 )
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -eq 0 ] && HARNESSES=(python_tokenizer rewrite env_parse csv bench_run scan_deps trace_json ascend_csv ascend_db npy msprobe_dump torch_pt)
+[ ${#HARNESSES[@]} -eq 0 ] && HARNESSES=(python_tokenizer rewrite env_parse csv bench_run scan_deps trace_json ascend_csv ascend_db
+  summary_report npy msprobe_dump torch_pt)
 
 if [ ! -f "$BUILD/build.ninja" ]; then
   CLANG=$(bash scripts/install-deps.sh --print-clang)

@@ -20,8 +20,8 @@ void register_trace(CLI::App& app, int& exit_code) {
                       "Kineto .json/.json.gz, torch_npu *_ascend_pt or ASCEND_PROFILER_OUTPUT dir, ascend_pytorch_profiler_*.db, or a dir of ranks")
       ->required();
   summary->add_option("--top", sargs.top, "Rows in the top-ops and top-kernels tables")->capture_default_str();
-  summary->add_option("--table", sargs.csv_table, "Table written by --format csv: steps, ops, kernels, classes, links (a cluster's rank-to-rank traffic)")
-      ->check(CLI::IsMember({"steps", "ops", "kernels", "classes", "links"}))->capture_default_str();
+  summary->add_option("--table", sargs.csv_table, "Table written by --format csv: steps, ops, kernels, classes; for a cluster, ranks or links (rank-to-rank traffic)")
+      ->check(CLI::IsMember({"steps", "ops", "kernels", "classes", "ranks", "links"}))->capture_default_str();
   summary->add_option("-j,--jobs", sargs.jobs, "Worker threads (default: all cores): several traces are read side by side, one trace is parsed and analysed on all of them");
   add_output_flags(summary, sout, trace_output);
   add_max_input_size_flag(summary);
@@ -32,6 +32,24 @@ void register_trace(CLI::App& app, int& exit_code) {
       "  banjia trace summary ranks/ --html cluster.html --fail-on warning\n" +
       std::string(kOutputFlagsFooter));
   summary->callback([&exit_code] { exit_code = trace::run_summary(sargs, sout); });
+
+  static trace::TraceClusterOptions clargs;
+  static OutputOptions clout;
+  auto* cluster = trace->add_subcommand(
+      "cluster", "The cluster view of per-rank summaries made apart (trace summary --format json per rank): the merge step of a Ray or Slurm run");
+  cluster->add_option("summaries", clargs.inputs, "Reports of `banjia trace summary --format json`, or directories of them (*.json)")
+      ->required();
+  cluster->add_option("--table", clargs.csv_table, "Table written by --format csv: ranks, links (rank-to-rank traffic)")
+      ->check(CLI::IsMember({"ranks", "links"}))->capture_default_str();
+  add_output_flags(cluster, clout, trace_output);
+  add_max_input_size_flag(cluster);
+  cluster->footer(
+      "Examples:\n"
+      "  for r in ranks/*; do banjia trace summary \"$r\" -f json -o \"summaries/$(basename \"$r\").json\"; done\n"
+      "  banjia trace cluster summaries/ --html cluster.html\n"
+      "  python -m banjia.cluster --address auto ranks/*   # the per-rank step as Ray tasks (docs/trace.md)\n" +
+      std::string(kOutputFlagsFooter));
+  cluster->callback([&exit_code] { exit_code = trace::run_cluster(clargs, clout); });
 
   static trace::TraceCompareOptions cargs;
   static OutputOptions cout_opts;

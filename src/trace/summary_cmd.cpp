@@ -64,6 +64,7 @@ int run_summary(const TraceSummaryOptions& args, const OutputOptions& out) {
   if (!not_a_cluster.empty()) report.summary_text += "no cluster view: " + not_a_cluster + "\n";
   report.csv_table = [&] {
     if (args.csv_table == "links") return cluster ? links_csv(*cluster) : links_csv(ClusterView{});
+    if (args.csv_table == "ranks") return cluster ? cluster_ranks_csv(*cluster) : cluster_ranks_csv(ClusterView{});
     return summary_csv(all, args.csv_table);
   };
   if (!out.html.empty()) write_file_atomic(out.html, summary_html(all, cluster ? &*cluster : nullptr));

@@ -15,6 +15,12 @@ struct TraceSummaryOptions {
   unsigned jobs = 0;
 };
 
+// Per-rank reports of `trace summary --format json` (files, or directories of *.json).
+struct TraceClusterOptions {
+  std::vector<std::string> inputs;
+  std::string csv_table = "ranks";
+};
+
 struct TraceCompareOptions {
   std::string baseline, target, map_file;
   size_t top = 20;
@@ -28,6 +34,7 @@ struct TraceOpsOptions {
 };
 
 int run_summary(const TraceSummaryOptions& args, const OutputOptions& out);
+int run_cluster(const TraceClusterOptions& args, const OutputOptions& out);
 int compare_traces(const TraceCompareOptions& args, const OutputOptions& out);
 int run_ops(const TraceOpsOptions& args, const OutputOptions& out);
 

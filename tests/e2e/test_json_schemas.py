@@ -3,8 +3,10 @@ docs/formats; every command whose --help offers json has a schema; and the schem
 that an undocumented field or a changed type fails validation."""
 import copy
 import json
+import os
 import pathlib
 import re
+import subprocess
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -61,6 +63,11 @@ CASES = {
         ("not-a-cluster", lambda f, t: (["trace", "summary", f / H200 / "traces/resnet50_fp32.json.gz",
                                          f / H200 / "traces/gpt2_sdpa_bf16.json.gz", "-f", "json"], None)),
     ],
+    "trace-cluster": [
+        ("npu-ranks", lambda f, t: (["trace", "cluster", *_rank_summaries(t, f / MSINSIGHT / "text/level1/rank0_ascend_pt",
+                                                                        f / MSINSIGHT / "text/level1/rank1_ascend_pt"),
+                                     "-f", "json"], None)),
+    ],
     "trace-compare": [
         ("gpu-vs-npu", lambda f, t: (["trace", "compare", f / H200 / "traces/resnet50_fp32.json.gz",
                                       f / MSINSIGHT / "text/level1/rank0_ascend_pt", "-f", "json"], None)),
@@ -81,6 +88,17 @@ CASES = {
         ("one-reading", lambda f, t: (["bench", "compare", _csv(t / "a.csv", [10.0]), _csv(t / "b.csv", [12.0]), "-f", "json"], None)),
     ],
 }
+
+
+def _rank_summaries(tmp, *inputs):
+    """`trace summary --format json` of each input, written to tmp: the per-rank step of a cluster."""
+    banjia = os.environ.get("BANJIA_BIN", str(REPO / "build" / "src" / "banjia"))
+    out = []
+    for i, path in enumerate(inputs):
+        out.append(tmp / f"rank{i}.json")
+        subprocess.run([banjia, "trace", "summary", str(path), "-f", "json", "-o", str(out[-1])], check=True,
+                       capture_output=True, timeout=300)
+    return out
 
 
 def _csv(path, times):

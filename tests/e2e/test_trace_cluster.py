@@ -6,6 +6,7 @@ import csv
 import gzip
 import io
 import json
+import shutil
 
 import pytest
 
@@ -238,28 +239,79 @@ def test_npu_ranks_arrivals_and_bandwidth_are_what_their_communication_json_says
 
 
 def test_npu_links_are_the_totals_of_communication_matrix_json(run, fixtures, tmp_path):
+    # Links name ranks within their group; the group's members are the profiled ranks whose files
+    # name it (here ranks 0 and 1 of an eight-rank group: links to its ranks 2-7 are not mapped).
     level = fixtures / LEVEL1
-    expected = {}
+    matrices = {}
     for r in (0, 1):
-        matrix = json.loads((level / f"rank{r}_ascend_pt/ASCEND_PROFILER_OUTPUT/communication_matrix.json").read_text())
+        info = json.loads((level / f"rank{r}_ascend_pt/profiler_info_{r}.json").read_text())
+        matrices[info["rank_id"]] = json.loads(
+            (level / f"rank{r}_ascend_pt/ASCEND_PROFILER_OUTPUT/communication_matrix.json").read_text())
+    members = {}
+    for rank, matrix in sorted(matrices.items()):
         for kinds in matrix.values():
+            for name in kinds.get("collective", {}):
+                members.setdefault(name.split("@")[1], set()).add(rank)
+    expected, unmapped = {}, 0
+    for matrix in matrices.values():
+        for kinds in matrix.values():
+            assert not kinds.get("p2p")  # this run has collectives only
             for name, links in kinds.get("collective", {}).items():
                 if not name.split("@")[0].endswith("-total"):
                     continue
+                group = sorted(members[name.split("@")[1]])
                 for ends, link in links.items():
                     src, dst = map(int, ends.split("-"))
-                    key = (src, dst, link["Transport Type"])
-                    size, ms = expected.get(key, (0.0, 0.0))
-                    expected[key] = (size + link["Transit Size(MB)"], ms + link["Transit Time(ms)"])
-            assert not kinds.get("p2p")  # this run has collectives only
+                    if max(src, dst) >= len(group):
+                        unmapped += 1
+                        continue
+                    collective = name.split("@")[0].removesuffix("-total")
+                    for key in ((group[src], group[dst], link["Transport Type"], "all"),
+                                (group[src], group[dst], link["Transport Type"], collective)):
+                        size, ms = expected.get(key, (0.0, 0.0))
+                        expected[key] = (size + link["Transit Size(MB)"], ms + link["Transit Time(ms)"])
+    assert unmapped > 0 and len({k[:3] for k in expected}) == 4  # 0->0, 0->1, 1->1, 1->0
+    assert summary(run, level)["summary"]["cluster"]["communication"]["unmapped_links"] == unmapped
     rows = list(csv.DictReader(io.StringIO(run("trace", "summary", level, "--format", "csv", "--table", "links").stdout)))
-    got = {(int(r["src"]), int(r["dst"]), r["transport"]): (float(r["size_mb"]), float(r["time_ms"])) for r in rows}
+    got = {(int(r["src"]), int(r["dst"]), r["transport"], r["collective"]): (float(r["size_mb"]), float(r["time_ms"]))
+           for r in rows}
     assert got.keys() == expected.keys()
     for k, (size, ms) in expected.items():
         assert got[k] == pytest.approx((size, ms), abs=1e-6), k  # written with 6 decimals
     assert run("trace", "summary", level, "--html", tmp_path / "cluster.html").returncode == 0
     html = (tmp_path / "cluster.html").read_text()
     assert "Link bandwidth (from the row" in html
-    for src, dst, transport in expected:  # a heat map cell per link between two ranks
+    for src, dst, transport, _ in expected:  # a heat map cell per link between two ranks
         if transport != "LOCAL":
             assert f'title="{transport}"' in html
+
+
+def test_pipeline_stage_and_bubble_per_rank_come_from_step_trace_time_csv(run, fixtures, tmp_path):
+    # The two ranks, with rank 1's step_trace_time.csv saying 5 ms of its stage was a bubble.
+    level = tmp_path / "level1"
+    shutil.copytree(fixtures / LEVEL1, level)
+    csv_path = level / "rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv"
+    rows = list(csv.DictReader(io.StringIO(csv_path.read_text())))
+    rows[0]["Bubble"] = "5000"
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    csv_path.write_text(out.getvalue())
+    expected = {}
+    for r in (0, 1):
+        info = json.loads((level / f"rank{r}_ascend_pt/profiler_info_{r}.json").read_text())
+        steps = list(csv.DictReader(io.StringIO(
+            (level / f"rank{r}_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv").read_text())))
+        expected[info["rank_id"]] = (sum(float(x["Stage"]) for x in steps) / len(steps),
+                                     sum(float(x["Bubble"]) for x in steps) / len(steps))
+    ranks = summary(run, level)["summary"]["cluster"]["ranks"]
+    for rank in ranks:
+        assert (rank["stage_us"], rank["bubble_us"]) == pytest.approx(expected[rank["rank"]])
+    text = run("trace", "summary", level).stdout
+    stage = expected[1][0]
+    assert (f"pipeline bubble: largest at rank 1: 5.000 ms per step of its stage's {stage / 1000:.3f} ms "
+            f"({100 * 5000 / stage:.0f}%)") in text
+    # Kineto traces record no stages.
+    files = [data_parallel_rank(tmp_path / f"k{r}.json", r, 2, 1000.0) for r in range(2)]
+    assert all(r["stage_us"] is None and r["bubble_us"] is None for r in summary(run, *files)["summary"]["cluster"]["ranks"])

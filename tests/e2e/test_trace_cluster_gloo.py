@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-LATE_RANK, WORLD, CALLS, SLEEP_S = 2, 4, 5, 0.03
+LATE_RANK, WORLD, CALLS, SLEEP_S = 2, 4, 5, 0.06
 
 CAPTURE = r'''
 import os, socket, sys, time
@@ -75,7 +75,6 @@ def test_the_rank_that_arrives_late_at_gloo_all_reduces_is_named(run, gloo_trace
     assert r.returncode == 0, r.stderr
     arrivals = json.loads(r.stdout)["summary"]["cluster"]["communication"]["arrivals"]
     assert arrivals["collectives"] == CALLS
-    assert arrivals["latest_rank"] == LATE_RANK
     # The rule of docs/trace.md, from the traces: each rank's clock offset is the median over the
     # calls of its end minus rank 0's; at each call the rank with the latest aligned start is last
     # and holds the others its start minus the median start of the others (no profiler steps: one
@@ -90,9 +89,13 @@ def test_the_rank_that_arrives_late_at_gloo_all_reduces_is_named(run, gloo_trace
     got = sorted(arrivals["ranks"], key=lambda a: a["rank"])
     assert [a["last"] for a in got] == last
     assert [a["held_us"] for a in got] == pytest.approx(held, abs=1.0)
-    # The first profiled call may find another rank late too (the profiler starting); every other
-    # call waits for the sleeper.
-    assert last[LATE_RANK] >= CALLS - 1
+    latest = max(range(WORLD), key=lambda q: held[q])
+    assert arrivals["latest_rank"] == latest
+    # Every call but the first waits for the sleeper. At the first, the profilers of the four
+    # processes start at different times (hundreds of ms apart on a loaded machine), so another
+    # rank may arrive last there, and hold the others longer than the sleeps add up to.
+    starts_late = [max(range(WORLD), key=lambda q: ranges[q][k][0] - offsets[q]) for k in range(1, CALLS)]
+    assert starts_late == [LATE_RANK] * (CALLS - 1)
     assert held[LATE_RANK] > 0.5 * SLEEP_S * 1e6 * (CALLS - 1)
     text = run("trace", "summary", *gloo_traces).stdout
-    assert f"rank {LATE_RANK} arrives last at {last[LATE_RANK]}" in text
+    assert f"rank {latest} arrives last at {last[latest]}" in text

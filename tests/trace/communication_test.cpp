@@ -76,24 +76,49 @@ TEST(TransportBandwidth, TheSlowLinkRuleFlagsTheRankWithTheLeastBandwidth) {
   EXPECT_EQ(b.slowest, 2u);
 }
 
-TEST(LinkTraffic, LinksOfAllRanksAreMergedAndTheSlowestOfATransportNamed) {
-  std::vector<Summary> ranks(2);
-  ranks[0].npu.emplace();
-  ranks[1].npu.emplace();
-  ranks[0].npu->links = {{0, 0, "LOCAL", {50, 0.1}}, {0, 1, "HCCS", {40, 2}}, {0, 2, "HCCS", {40, 2}}};
-  ranks[1].npu->links = {{1, 0, "HCCS", {40, 4}}, {1, 0, "HCCS", {40, 4}}};  // two steps of one link
+TEST(LinkTraffic, GroupRanksAreMappedToTheJobsAndTheSlowestLinkOfATransportNamed) {
+  // Ranks 0, 4 and 6 of a job. Group "world" holds all three (its ranks 0, 1, 2 are the job's 0, 4,
+  // 6); group "pair" holds 4 and 6 (its 0 and 1). Rank 0's link to its group's rank 3 names a
+  // rank that was not profiled.
+  std::vector<Summary> ranks(3);
+  const int64_t ids[] = {0, 4, 6};
+  for (size_t i = 0; i < 3; ++i) {
+    ranks[i].rank.rank = ids[i];
+    ranks[i].npu.emplace();
+  }
+  ranks[0].npu->links = {{"world", "allreduce", 0, 0, "LOCAL", {50, 0.1}}, {"world", "allreduce", 0, 1, "HCCS", {40, 2}},
+                         {"world", "allreduce", 0, 3, "HCCS", {40, 2}}};
+  ranks[1].npu->links = {{"world", "allreduce", 1, 2, "HCCS", {40, 4}}, {"pair", "send", 0, 1, "HCCS", {40, 4}}};
+  ranks[2].npu->links = {{"world", "allreduce", 2, 0, "HCCS", {60, 3}}, {"pair", "send", 1, 0, "HCCS", {30, 3}}};
   const auto view = communication_view(ranks, 1000);
-  ASSERT_EQ(view.links.size(), 4u);
-  const LinkTraffic& back = view.links[3];
-  EXPECT_EQ(back.src, 1);
-  EXPECT_EQ(back.dst, 0);
-  EXPECT_DOUBLE_EQ(back.traffic.size_mb, 80);
-  EXPECT_DOUBLE_EQ(back.traffic.bandwidth_gbps(), 10);
-  ASSERT_EQ(view.slow_links.size(), 1u);  // LOCAL is a rank to itself: not a link between ranks
+  EXPECT_EQ(view.unmapped_links, 1u);
+  struct Expected {
+    int64_t src, dst;
+    const char* transport;
+    double size_mb, time_ms;
+  };
+  const Expected expected[] = {{0, 0, "LOCAL", 50, 0.1}, {0, 4, "HCCS", 40, 2}, {4, 6, "HCCS", 80, 8},  // both groups
+                               {6, 0, "HCCS", 60, 3}, {6, 4, "HCCS", 30, 3}};
+  // 4 -> 6 per kind of operation: the all-reduce of "world" and the send of "pair".
+  ASSERT_EQ(view.links.size(), std::size(expected));
+  const auto& by_collective = view.links[2].by_collective;
+  ASSERT_EQ(by_collective.size(), 2u);
+  EXPECT_DOUBLE_EQ(by_collective.at("allreduce").time_ms, 4);
+  EXPECT_DOUBLE_EQ(by_collective.at("send").size_mb, 40);
+  ASSERT_EQ(view.links.size(), std::size(expected));
+  for (size_t i = 0; i < view.links.size(); ++i) {
+    EXPECT_EQ(view.links[i].src, expected[i].src) << i;
+    EXPECT_EQ(view.links[i].dst, expected[i].dst) << i;
+    EXPECT_EQ(view.links[i].transport, expected[i].transport) << i;
+    EXPECT_DOUBLE_EQ(view.links[i].traffic.size_mb, expected[i].size_mb) << i;
+    EXPECT_DOUBLE_EQ(view.links[i].traffic.time_ms, expected[i].time_ms) << i;
+  }
+  // HCCS: 20, 10, 20, 10 GB/s. LOCAL is a rank to itself: not a link between ranks.
+  ASSERT_EQ(view.slow_links.size(), 1u);
   const SlowLink& s = view.slow_links[0];
   EXPECT_EQ(s.transport, "HCCS");
-  EXPECT_EQ(s.link, 3u);
-  EXPECT_NEAR(s.mean_gbps, 50.0 / 3, 1e-12);
-  EXPECT_NEAR(s.gap_ratio, 10 / (50.0 / 3), 1e-12);
+  EXPECT_EQ(s.link, 2u);  // 4 -> 6, the first of the two slowest
+  EXPECT_NEAR(s.mean_gbps, 15, 1e-12);
+  EXPECT_NEAR(s.gap_ratio, 10.0 / 15, 1e-12);
   EXPECT_TRUE(s.flagged);
 }

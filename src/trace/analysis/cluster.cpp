@@ -57,6 +57,13 @@ ClusterView cluster_view(const std::vector<Summary>& all) {
     }
     double n = static_cast<double>(bs.size());
     r.step_us /= n, r.compute_us /= n, r.comm_us /= n, r.memory_us /= n, r.idle_us /= n;
+    if (s.npu && !s.npu->step_trace.empty()) {
+      double stage = 0, bubble = 0;
+      for (const NpuStepTrace& st : s.npu->step_trace) stage += st.stage, bubble += st.bubble;
+      const double steps = static_cast<double>(s.npu->step_trace.size());
+      r.stage_us = stage / steps;
+      r.bubble_us = bubble / steps;
+    }
     c.ranks.push_back(r);
   }
   if (c.ranks.size() < 2) return c;

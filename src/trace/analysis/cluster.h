@@ -15,6 +15,9 @@ struct RankRow {
   std::string file;
   std::optional<int64_t> rank;  // the rank the profiler recorded
   double step_us = 0, compute_us = 0, comm_us = 0, memory_us = 0, idle_us = 0;  // mean per step
+  // Pipeline parallelism, where the profiler knows the stages (torch_npu's step_trace_time.csv
+  // Stage and Bubble, mean per step): this rank's stage time and the bubble within it.
+  std::optional<double> stage_us, bubble_us;
 };
 
 struct SlowMetric {

@@ -114,22 +114,48 @@ std::vector<TransportBandwidth> transport_bandwidth(const std::vector<Summary>& 
   return out;
 }
 
-std::vector<LinkTraffic> merged_links(const std::vector<Summary>& all) {
-  std::map<std::tuple<int64_t, int64_t, std::string>, Traffic> sum;
+// Links between the job's ranks. A link names ranks within its group; the group's members are the
+// inputs whose links or operations (communication.json's "op@group") name that group, in rank
+// order, so the group's rank k is its k-th member (as msprof-analyze maps them). A link to a member
+// that was not profiled cannot be mapped: counted.
+std::vector<JobLink> merged_links(const std::vector<Summary>& all, size_t& unmapped) {
+  std::map<std::string, std::vector<int64_t>> members;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (!all[i].npu) continue;
+    const int64_t id = all[i].rank.rank ? *all[i].rank.rank : static_cast<int64_t>(i);
+    for (const LinkTraffic& l : all[i].npu->links) members[l.group].push_back(id);
+    for (const CollectiveCall& c : all[i].collectives)
+      if (auto at = c.key.rfind('@'); at != std::string::npos) members[c.key.substr(at + 1)].push_back(id);
+  }
+  for (auto& [group, m] : members) {
+    std::sort(m.begin(), m.end());
+    m.erase(std::unique(m.begin(), m.end()), m.end());
+  }
+  std::map<std::tuple<int64_t, int64_t, std::string>, JobLink> sum;
+  unmapped = 0;
   for (const Summary& s : all) {
     if (!s.npu) continue;
     for (const LinkTraffic& l : s.npu->links) {
-      Traffic& t = sum[{l.src, l.dst, l.transport}];
-      t.size_mb += l.traffic.size_mb;
-      t.time_ms += l.traffic.time_ms;
+      const auto& m = members[l.group];
+      if (l.src < 0 || l.dst < 0 || static_cast<size_t>(l.src) >= m.size() || static_cast<size_t>(l.dst) >= m.size()) {
+        ++unmapped;
+        continue;
+      }
+      const int64_t src = m[static_cast<size_t>(l.src)], dst = m[static_cast<size_t>(l.dst)];
+      JobLink& link = sum[{src, dst, l.transport}];
+      link.src = src, link.dst = dst, link.transport = l.transport;
+      for (Traffic* t : {&link.traffic, &link.by_collective[l.collective]}) {
+        t->size_mb += l.traffic.size_mb;
+        t->time_ms += l.traffic.time_ms;
+      }
     }
   }
-  std::vector<LinkTraffic> out;
-  for (auto& [k, t] : sum) out.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k), t});
+  std::vector<JobLink> out;
+  for (auto& [k, link] : sum) out.push_back(std::move(link));
   return out;
 }
 
-std::vector<SlowLink> slow_links(const std::vector<LinkTraffic>& links) {
+std::vector<SlowLink> slow_links(const std::vector<JobLink>& links) {
   std::map<std::string, std::vector<size_t>> by_transport;
   for (size_t i = 0; i < links.size(); ++i)
     if (links[i].src != links[i].dst && links[i].traffic.time_ms > 0) by_transport[links[i].transport].push_back(i);
@@ -152,7 +178,7 @@ CommunicationView communication_view(const std::vector<Summary>& ranks, double m
   CommunicationView c;
   c.arrivals = arrivals(ranks, mean_step_us);
   c.transports = transport_bandwidth(ranks);
-  c.links = merged_links(ranks);
+  c.links = merged_links(ranks, c.unmapped_links);
   c.slow_links = slow_links(c.links);
   return c;
 }

@@ -2,6 +2,7 @@
 // (so who the others wait for, read from the communication itself), the bandwidth each rank reaches
 // per transport (msprof-analyze's slow-link rule) and the traffic of every link.
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,10 +54,20 @@ struct SlowLink {
   bool flagged = false;
 };
 
+// A link between two of the job's ranks over one transport, over every group and kind of operation,
+// and per kind of operation.
+struct JobLink {
+  int64_t src = 0, dst = 0;
+  std::string transport;
+  Traffic traffic;
+  std::map<std::string, Traffic> by_collective;
+};
+
 struct CommunicationView {
   ArrivalView arrivals;
   std::vector<TransportBandwidth> transports;
-  std::vector<LinkTraffic> links;  // by source, destination, transport; LOCAL links (a rank to itself) kept
+  std::vector<JobLink> links;      // by source, destination, transport; LOCAL links (a rank to itself) kept
+  size_t unmapped_links = 0;       // links to a rank of their group that was not among the inputs
   std::vector<SlowLink> slow_links;
   bool empty() const { return arrivals.ranks.empty() && transports.empty() && links.empty(); }
 };

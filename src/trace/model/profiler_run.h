@@ -46,11 +46,15 @@ struct Traffic {
   double bandwidth_gbps() const { return time_ms > 0 ? size_mb / time_ms : 0; }  // MB/ms = GB/s
 };
 
-// One link of communication_matrix.json: traffic from rank `src` to rank `dst` over one transport,
-// summed over its steps and collective types.
+// One link of communication_matrix.json for one kind of operation: traffic from rank `src` to rank
+// `dst` over one transport, summed over its steps. As the file writes them, `src` and `dst` are
+// ranks within the communication `group` (the name after '@' in an operation's name); the cluster
+// view maps them to the job's ranks.
 struct LinkTraffic {
+  std::string group;
+  std::string collective;  // "allreduce", "allgather", "send", ... (from the operation's name)
   int64_t src = 0, dst = 0;
-  std::string transport;  // HCCS, RDMA, PCIE, SIO, LOCAL
+  std::string transport;   // HCCS, RDMA, PCIE, SIO, LOCAL
   Traffic traffic;
 };
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/uninit_allocator.h"
+#include "trace/model/time_units.h"
 
 namespace banjia::trace {
 
@@ -77,9 +78,6 @@ constexpr int64_t kNone = INT64_MIN;
 // String pids/tids ("Spans", "CPU functions") are stored as kStringPidBase - string id; numeric pids,
 // even negative ones seen in real traces, stay above it.
 constexpr int64_t kStringPidBase = -(int64_t{1} << 62);
-
-// Event times and durations are in nanoseconds; reports give microseconds.
-inline constexpr double kNsPerUs = 1000.0;
 
 struct TraceData {
   std::string file;

@@ -171,6 +171,18 @@ void read_communication(const fs::path& p, NpuExtras& x) {
   x.sources.push_back(p.string());
 }
 
+// The kind of operation an entry of communication_matrix.json is about: "allreduce-total@g" ->
+// "allreduce"; a p2p operation "hcom_send__822_0@g" -> "send".
+std::string collective_of(std::string_view name) {
+  name = name.substr(0, name.find('@'));
+  if (name.ends_with("-total")) name.remove_suffix(6);
+  if (name.starts_with("hcom_")) {
+    name.remove_prefix(5);
+    name = name.substr(0, name.find("__"));
+  }
+  return std::string(name);
+}
+
 // "3-5" -> {3, 5}.
 std::optional<std::pair<int64_t, int64_t>> link_ends(std::string_view s) {
   auto dash = s.find('-');
@@ -183,7 +195,8 @@ std::optional<std::pair<int64_t, int64_t>> link_ends(std::string_view s) {
 // communication_matrix.json: per step and kind (collective, p2p), the traffic of each link "src-dst"
 // per operation type. Where a kind has "<type>-total@group" entries, they sum that type's operations
 // and the others ("-top1", "-middle", "-bottom": samples of it) are skipped; otherwise every
-// operation counts ("Total Op Info", a sum of them, excepted). Summed per link and transport.
+// operation counts ("Total Op Info", a sum of them, excepted). Summed per group, kind of operation,
+// link and transport.
 void read_communication_matrix(const fs::path& p, NpuExtras& x) {
   std::error_code ec;
   if (!fs::exists(p, ec)) return;
@@ -193,7 +206,7 @@ void read_communication_matrix(const fs::path& p, NpuExtras& x) {
   if (parser.parse(json).get(root)) throw InputError(p.string(), "invalid JSON");
   simdjson::dom::object steps;
   if (root.get_object().get(steps)) throw InputError(p.string(), "expected an object of steps");
-  std::map<std::tuple<int64_t, int64_t, std::string>, Traffic> sum;
+  std::map<std::tuple<std::string, std::string, int64_t, int64_t, std::string>, Traffic> sum;
   for (auto [step, v] : steps) {
     for (const char* kind : {"collective", "p2p"}) {
       simdjson::dom::object ops;
@@ -203,6 +216,9 @@ void read_communication_matrix(const fs::path& p, NpuExtras& x) {
       for (auto [name, links] : ops) has_totals = has_totals || is_total(name);
       for (auto [name, links] : ops) {
         if (has_totals ? !is_total(name) : name == "Total Op Info") continue;
+        const size_t at = name.find('@');
+        const std::string group(at == std::string_view::npos ? std::string_view() : name.substr(at + 1));
+        const std::string collective = collective_of(name);
         simdjson::dom::object per_link;
         if (links.get_object().get(per_link)) continue;
         for (auto [ends_text, link] : per_link) {
@@ -213,14 +229,15 @@ void read_communication_matrix(const fs::path& p, NpuExtras& x) {
               link["Transit Size(MB)"].get_double().get(size_mb) || link["Transit Time(ms)"].get_double().get(time_ms) ||
               !plausible_traffic(size_mb, time_ms))
             continue;
-          Traffic& t = sum[{ends->first, ends->second, std::string(transport)}];
+          Traffic& t = sum[{group, collective, ends->first, ends->second, std::string(transport)}];
           t.size_mb += size_mb;
           t.time_ms += time_ms;
         }
       }
     }
   }
-  for (auto& [k, t] : sum) x.links.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k), t});
+  for (auto& [k, t] : sum)
+    x.links.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k), std::get<3>(k), std::get<4>(k), t});
   x.sources.push_back(p.string());
 }
 }  // namespace

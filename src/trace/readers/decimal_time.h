@@ -6,12 +6,10 @@
 #include <optional>
 #include <string_view>
 
+#include "trace/model/time_units.h"
+
 namespace banjia::trace {
 
-// Largest time magnitude accepted (3e15 µs: the year 2065 as epoch microseconds). With every ts and
-// dur read within ±kMaxTimeNs, every event ends within [-kMaxTimeNs, 2 kMaxTimeNs], so any ts + dur
-// and any difference of two ends fits in int64: the analyses cannot overflow on a hostile trace.
-constexpr int64_t kMaxTimeNs = 3'000'000'000'000'000'000;
 
 // "5179766322451.942" -> 5179766322451942; "12" -> 12000; "\"1736408883704643.212\"" ->
 // 1736408883704643212. Digits beyond the third decimal are rounded half-up. Exponent forms fall

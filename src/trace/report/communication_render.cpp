@@ -48,12 +48,19 @@ void write_communication_json(JsonWriter& w, const ClusterView& c) {
   }
   w.end_array();
   w.key("links").begin_array();
-  for (const LinkTraffic& l : m.links) {
+  for (const JobLink& l : m.links) {
     w.begin_object().field("src", l.src).field("dst", l.dst).field("transport", l.transport);
     write_traffic(w, l.traffic);
-    w.end_object();
+    w.key("collectives").begin_array();
+    for (const auto& [collective, t] : l.by_collective) {
+      w.begin_object().field("collective", collective);
+      write_traffic(w, t);
+      w.end_object();
+    }
+    w.end_array().end_object();
   }
   w.end_array();
+  w.field("unmapped_links", static_cast<uint64_t>(m.unmapped_links));
   w.key("slow_links").begin_array();
   for (const SlowLink& s : m.slow_links)
     w.begin_object().field("transport", s.transport).field("src", m.links[s.link].src).field("dst", m.links[s.link].dst)
@@ -83,8 +90,11 @@ std::string communication_text(const ClusterView& c) {
                      b.flagged ? fmt::format(" > 5%: slow link at rank {} ({:.3f} GB/s)", rank_of(c, b.slowest),
                                              b.per_rank[b.slowest].bandwidth_gbps())
                                : "");
+  if (m.unmapped_links > 0)
+    o += fmt::format("  {} links name ranks of their group that are not among the inputs: not in the link matrix\n",
+                     m.unmapped_links);
   for (const SlowLink& s : m.slow_links) {
-    const LinkTraffic& l = m.links[s.link];
+    const JobLink& l = m.links[s.link];
     o += fmt::format("  {} links: slowest {}->{} at {:.3f} GB/s, mean {:.3f}, (max-min)/mean = {:.1f}%{}\n", s.transport, l.src,
                      l.dst, l.traffic.bandwidth_gbps(), s.mean_gbps, 100 * s.gap_ratio, s.flagged ? " > 5%: slow link" : "");
   }
@@ -92,10 +102,15 @@ std::string communication_text(const ClusterView& c) {
 }
 
 std::string links_csv(const ClusterView& c) {
-  std::string o = "src,dst,transport,size_mb,time_ms,bandwidth_gbps\n";
-  for (const LinkTraffic& l : c.communication.links)
-    o += fmt::format("{},{},{},{:.6f},{:.6f},{:.6f}\n", l.src, l.dst, l.transport, l.traffic.size_mb, l.traffic.time_ms,
-                     l.traffic.bandwidth_gbps());
+  std::string o = "src,dst,transport,collective,size_mb,time_ms,bandwidth_gbps\n";
+  auto row = [&](const JobLink& l, std::string_view collective, const Traffic& t) {
+    o += fmt::format("{},{},{},{},{:.6f},{:.6f},{:.6f}\n", l.src, l.dst, l.transport, collective, t.size_mb, t.time_ms,
+                     t.bandwidth_gbps());
+  };
+  for (const JobLink& l : c.communication.links) {
+    row(l, "all", l.traffic);
+    for (const auto& [collective, t] : l.by_collective) row(l, collective, t);
+  }
   return o;
 }
 
@@ -117,10 +132,10 @@ std::string communication_html(const ClusterView& c) {
   }
   // Heat map: one cell per source and destination rank, the bandwidth of their busiest transport
   // other than LOCAL, shaded against the fastest link.
-  std::map<std::pair<int64_t, int64_t>, const LinkTraffic*> busiest;
+  std::map<std::pair<int64_t, int64_t>, const JobLink*> busiest;
   std::vector<int64_t> ids;
   double fastest = 0;
-  for (const LinkTraffic& l : m.links) {
+  for (const JobLink& l : m.links) {
     if (l.transport == "LOCAL" || l.traffic.time_ms <= 0) continue;
     auto& b = busiest[{l.src, l.dst}];
     if (!b || l.traffic.size_mb > b->traffic.size_mb) b = &l;

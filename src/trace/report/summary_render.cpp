@@ -4,6 +4,7 @@
 
 #include "common/report.h"
 #include "common/safe_paths.h"
+#include "trace/report/cluster_input_json.h"
 #include "trace/report/communication_render.h"
 
 namespace banjia::trace {
@@ -114,6 +115,8 @@ void write_summary_json(JsonWriter& w, const Summary& s) {
   w.key("skipped_rules").begin_array();
   for (auto& r : s.skipped_rules) w.begin_object().field("rule", r.rule).field("reason", r.reason).end_object();
   w.end_array();
+  w.key("cluster_input");
+  write_cluster_input_json(w, s);
   w.end_object();
 }
 
@@ -212,7 +215,8 @@ void write_cluster_json(JsonWriter& w, const ClusterView& c) {
   w.key("ranks").begin_array();
   for (auto& r : c.ranks)
     w.begin_object().field("file", r.file).field("rank", r.rank).field("step_us", r.step_us).field("compute_us", r.compute_us)
-        .field("comm_us", r.comm_us).field("memory_us", r.memory_us).field("idle_us", r.idle_us).end_object();
+        .field("comm_us", r.comm_us).field("memory_us", r.memory_us).field("idle_us", r.idle_us)
+        .field("stage_us", r.stage_us).field("bubble_us", r.bubble_us).end_object();
   w.end_array();
   w.key("slow_rank_metrics").begin_array();
   for (auto& m : c.metrics)
@@ -235,6 +239,34 @@ void write_cluster_json(JsonWriter& w, const ClusterView& c) {
   write_communication_json(w, c);
   w.end_object();
 }
+
+std::string cluster_ranks_csv(const ClusterView& c) {
+  std::string o = "rank,file,step_us,compute_us,comm_us,memory_us,idle_us,stage_us,bubble_us,last_arrivals,held_us\n";
+  const auto& arrivals = c.communication.arrivals.ranks;
+  for (size_t i = 0; i < c.ranks.size(); ++i) {
+    const RankRow& r = c.ranks[i];
+    auto optional_cell = [](std::optional<double> v) { return v ? fmt::format("{:.3f}", *v) : std::string(); };
+    o += fmt::format("{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{},{},{},{:.3f}\n", rank_of(c, i), csv_field(r.file), r.step_us,
+                     r.compute_us, r.comm_us, r.memory_us, r.idle_us, optional_cell(r.stage_us), optional_cell(r.bubble_us),
+                     i < arrivals.size() ? arrivals[i].last : 0, i < arrivals.size() ? arrivals[i].held_us : 0.0);
+  }
+  return o;
+}
+
+namespace {
+// Pipeline stages, where the profiler recorded them: each rank's mean stage time and bubble, and
+// the rank whose bubble is largest.
+std::string pipeline_text(const ClusterView& c) {
+  size_t worst = c.ranks.size();
+  for (size_t i = 0; i < c.ranks.size(); ++i)
+    if (c.ranks[i].bubble_us && (worst == c.ranks.size() || *c.ranks[i].bubble_us > *c.ranks[worst].bubble_us)) worst = i;
+  if (worst == c.ranks.size() || *c.ranks[worst].bubble_us <= 0) return "";
+  const RankRow& r = c.ranks[worst];
+  return fmt::format("  pipeline bubble: largest at rank {}: {:.3f} ms per step of its stage's {:.3f} ms ({:.0f}%)\n",
+                     rank_of(c, worst), *r.bubble_us / 1000, r.stage_us.value_or(0) / 1000,
+                     r.stage_us && *r.stage_us > 0 ? 100 * *r.bubble_us / *r.stage_us : 0.0);
+}
+}  // namespace
 
 std::string cluster_text(const ClusterView& c) {
   std::string o = "cluster (mean per step, ms):\n";
@@ -271,6 +303,7 @@ std::string cluster_text(const ClusterView& c) {
     if (c.waiting.size() > 8) o += fmt::format(" and {} more", c.waiting.size() - 8);
     o += "\n";
   }
+  o += pipeline_text(c);
   o += communication_text(c);
   return o;
 }

@@ -17,5 +17,8 @@ bool is_csv_table(const std::string& table);
 
 void write_cluster_json(JsonWriter& w, const ClusterView& c);
 std::string cluster_text(const ClusterView& c);
+// rank,file,step_us,compute_us,comm_us,memory_us,idle_us,stage_us,bubble_us,last_arrivals,held_us:
+// one row per rank.
+std::string cluster_ranks_csv(const ClusterView& c);
 
 }  // namespace banjia::trace
