@@ -24,27 +24,7 @@ import tempfile
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
-CAPTURE = r'''
-import sys, torch, torch.nn as nn
-from msprobe.pytorch import PrecisionDebugger
-out, variant, task = sys.argv[1], sys.argv[2], sys.argv[3]
-class Net(nn.Module):
-    def __init__(self, eps):
-        super().__init__()
-        self.fc1, self.ln, self.act, self.fc2 = nn.Linear(16, 32), nn.LayerNorm(32, eps=eps), nn.GELU(), nn.Linear(32, 4)
-    def forward(self, x):
-        return self.fc2(self.act(self.ln(self.fc1(x))))
-torch.manual_seed(0)
-model = Net(0.5 if variant == "bug_ln_eps" else 1e-5)
-x, y = torch.randn(8, 16), torch.randint(0, 4, (8,))
-debugger = PrecisionDebugger(task=task, dump_path=out, level="L1")
-debugger.start(model)
-with torch.autocast("cpu", dtype=torch.bfloat16, enabled=variant != "fp32"):
-    loss = nn.functional.cross_entropy(model(x), y)
-loss.backward()
-debugger.stop()
-debugger.step()
-'''
+CAPTURE = REPO / "tests" / "e2e" / "msprobe_capture.py"  # the dumps the tests make too
 
 
 def msprobe_rows(target, golden, work):
@@ -75,7 +55,7 @@ def main():
     for task in ("tensor", "statistics"):
         for variant in ("fp32", "bf16", "bug_ln_eps"):
             runs[task, variant] = work / task / variant
-            subprocess.run([sys.executable, "-c", CAPTURE, str(runs[task, variant]), variant, task], check=True,
+            subprocess.run([sys.executable, str(CAPTURE), str(runs[task, variant]), variant, task], check=True,
                            capture_output=True)
             if args.fixtures and task == "tensor":
                 dest = args.fixtures / variant

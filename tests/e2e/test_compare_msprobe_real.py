@@ -22,27 +22,7 @@ torch = pytest.importorskip("torch")
 # mindstudio-probe is pinned in requirements-dev.txt: its absence is a broken environment, not a skip.
 import msprobe  # noqa: E402,F401
 
-CAPTURE = r'''
-import sys, torch, torch.nn as nn
-from msprobe.pytorch import PrecisionDebugger
-out, variant, task = sys.argv[1], sys.argv[2], sys.argv[3]
-class Net(nn.Module):
-    def __init__(self, eps):
-        super().__init__()
-        self.fc1, self.ln, self.act, self.fc2 = nn.Linear(16, 32), nn.LayerNorm(32, eps=eps), nn.GELU(), nn.Linear(32, 4)
-    def forward(self, x):
-        return self.fc2(self.act(self.ln(self.fc1(x))))
-torch.manual_seed(0)
-model = Net(0.5 if variant == "bug_ln_eps" else 1e-5)
-x, y = torch.randn(8, 16), torch.randint(0, 4, (8,))
-debugger = PrecisionDebugger(task=task, dump_path=out, level="L1")
-debugger.start(model)
-with torch.autocast("cpu", dtype=torch.bfloat16, enabled=variant != "fp32"):
-    loss = nn.functional.cross_entropy(model(x), y)
-loss.backward()
-debugger.stop()
-debugger.step()
-'''
+CAPTURE = pathlib.Path(__file__).with_name("msprobe_capture.py")
 VARIANTS = ("fp32", "bf16", "bug_ln_eps")
 TASKS = ("tensor", "statistics")
 LAYER_NORM_OUT = "Functional.layer_norm.0.forward.output.0"
@@ -55,7 +35,7 @@ def dumps(tmp_path_factory):
     def capture(job):
         task, variant = job
         out = root / task / variant
-        p = subprocess.run([sys.executable, "-c", CAPTURE, str(out), variant, task], capture_output=True, text=True,
+        p = subprocess.run([sys.executable, str(CAPTURE), str(out), variant, task], capture_output=True, text=True,
                            timeout=300)
         assert p.returncode == 0, p.stderr[-2000:]
         return job, out
