@@ -24,6 +24,9 @@ void check(const ClusterView& c) {
   for (const RankArrivals& a : m.arrivals.ranks)
     FUZZ_CHECK(std::isfinite(a.clock_offset_us) && std::isfinite(a.held_us) && a.held_us >= 0, "arrivals are finite");
   FUZZ_CHECK(!m.arrivals.latest || *m.arrivals.latest < c.ranks.size(), "latest is a rank");
+  for (const CollectiveKind& k : m.kinds)
+    FUZZ_CHECK(k.calls > 0 && std::isfinite(k.time_us) && k.time_us >= 0 && std::isfinite(k.bandwidth_gbps()),
+               "collective kinds are finite");
   for (const TransportBandwidth& b : m.transports)
     FUZZ_CHECK(std::isfinite(b.gap_ratio) && b.slowest < c.ranks.size(), "transport rule is finite");
   for (const JobLink& l : m.links)

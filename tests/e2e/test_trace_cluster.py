@@ -118,6 +118,9 @@ def test_ops_table_honours_top(run, fixtures):
     assert {x["op"] for x in rows} == set(names)
 
 
+ALL_REDUCE_NELEMS = 1 << 20
+
+
 def data_parallel_rank(path, rank, world, compute_us, host_wait_us=0, steps=3, sync_us=1000.0, clock_offset_us=0.0):
     """One rank of a synchronous data-parallel job: each step a GEMM of `compute_us`, then an NCCL
     all-reduce that ends, on every rank, when the slowest rank's has run `sync_us`. A rank that
@@ -136,8 +139,11 @@ def data_parallel_rank(path, rank, world, compute_us, host_wait_us=0, steps=3, s
             end_all = t + 10 + slowest + sync_us  # the all-reduce completes when the slowest rank joined
             events.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
                            "ts": start - 5, "dur": 2, "args": {"correlation": corr}})
+            args = {"correlation": corr, "device": 0}
+            if dur is None:  # the all-reduce's message, as Kineto records NCCL kernels
+                args.update({"In msg nelems": ALL_REDUCE_NELEMS, "dtype": "Float"})
             events.append({"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": 7 + k, "ts": start,
-                           "dur": dur if dur is not None else end_all - start, "args": {"correlation": corr, "device": 0}})
+                           "dur": dur if dur is not None else end_all - start, "args": args})
     for e in events:
         e["ts"] += clock_offset_us
     path.write_text(json.dumps({"traceEvents": events,
@@ -184,6 +190,11 @@ def test_arrivals_at_the_all_reduce_name_the_late_rank_whatever_the_clocks(run, 
     assert by_rank[3]["held_us"] == pytest.approx(300.0)
     text = run("trace", "summary", *files).stdout
     assert "rank 3 arrives last at 3 and holds the others 0.300 ms per step; the others wait for it" in text
+    # The all-reduce itself: rank 3, the last to arrive, runs it for sync_us = 1000 us; 2^20 floats.
+    (kind,) = cluster["communication"]["kinds"]
+    assert kind == {"name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "calls": 3, "bytes": 3 * 4 * ALL_REDUCE_NELEMS,
+                    "time_us": pytest.approx(3000.0), "bandwidth_gbps": pytest.approx(4 * ALL_REDUCE_NELEMS / 1000 / 1e3)}
+    assert "ncclDevKernel_AllReduce_Sum_f32_RING_LL x3: 1.000 ms per call (the shortest rank's), 4.194 MB per call, 4.194 GB/s" in text
 
 
 LEVEL1 = "ascend/msinsight/text/level1"

@@ -31,8 +31,9 @@ std::pair<double, size_t> gap_and_least(const std::vector<double>& values) {
   return {mean > 0 ? (*hi - *lo) / mean : 0, static_cast<size_t>(lo - values.begin())};
 }
 
-ArrivalView arrivals(const std::vector<Summary>& all, double mean_step_us) {
-  ArrivalView view;
+// The operations every rank recorded once (matched by key), each as its index on every rank, in
+// the order of the first rank's starts.
+std::vector<std::vector<size_t>> shared_operations(const std::vector<Summary>& all) {
   const size_t n = all.size();
   // key -> the call's index on each rank; only keys every rank recorded once are used.
   std::unordered_map<std::string_view, std::vector<size_t>> calls;
@@ -46,11 +47,18 @@ ArrivalView arrivals(const std::vector<Summary>& all, double mean_step_us) {
   std::vector<std::vector<size_t>> shared;
   for (auto& [key, at] : calls)
     if (at.size() == n && std::find(at.begin(), at.end(), SIZE_MAX) == at.end()) shared.push_back(at);
-  if (shared.empty() || n < 2) return view;
   // Fixed order (the map's is not): by the first rank's start.
   std::sort(shared.begin(), shared.end(), [&](const auto& a, const auto& b) {
     return all[0].collectives[a[0]].start_ns < all[0].collectives[b[0]].start_ns;
   });
+  return shared;
+}
+
+ArrivalView arrivals(const std::vector<Summary>& all, const std::vector<std::vector<size_t>>& shared,
+                     double mean_step_us) {
+  ArrivalView view;
+  const size_t n = all.size();
+  if (shared.empty() || n < 2) return view;
   view.collectives = shared.size();
   view.ranks.resize(n);
   auto end_of = [&](size_t r, size_t i) { return all[r].collectives[i].start_ns + all[r].collectives[i].dur_ns; };
@@ -88,6 +96,34 @@ ArrivalView arrivals(const std::vector<Summary>& all, double mean_step_us) {
     if (view.ranks[r].held_us > view.ranks[top].held_us) top = r;
   if (scale_us > 0 && view.ranks[top].held_us > kSlowRankRatio * scale_us) view.latest = top;
   return view;
+}
+
+// Per kind of operation (the name before "#call" of a kernel's or gloo range's key), over the
+// shared operations: the transfer itself lasts the shortest of the ranks' durations (the last rank
+// to arrive waits for no one), and moves the first rank's message.
+std::vector<CollectiveKind> collective_kinds(const std::vector<Summary>& all,
+                                             const std::vector<std::vector<size_t>>& shared) {
+  std::map<std::string, CollectiveKind> kinds;
+  for (auto& at : shared) {
+    const CollectiveCall& first = all[0].collectives[at[0]];
+    const size_t hash = first.key.rfind('#');
+    if (hash == std::string::npos) continue;
+    CollectiveKind& k = kinds[first.key.substr(0, hash)];
+    int64_t shortest = first.dur_ns;
+    for (size_t r = 1; r < all.size(); ++r) shortest = std::min(shortest, all[r].collectives[at[r]].dur_ns);
+    // A sum that would pass int64 (a hostile report) is as unknown as a missing size.
+    if (k.calls == 0) k.bytes = first.bytes;
+    else if (k.bytes >= 0) k.bytes = first.bytes >= 0 && first.bytes <= INT64_MAX - k.bytes ? k.bytes + first.bytes : -1;
+    ++k.calls;
+    k.time_us += static_cast<double>(shortest) / kNsPerUs;
+  }
+  std::vector<CollectiveKind> out;
+  for (auto& [name, k] : kinds) {
+    k.name = name;
+    out.push_back(std::move(k));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.time_us > b.time_us; });
+  return out;
 }
 
 std::vector<TransportBandwidth> transport_bandwidth(const std::vector<Summary>& all) {
@@ -176,7 +212,9 @@ std::vector<SlowLink> slow_links(const std::vector<JobLink>& links) {
 
 CommunicationView communication_view(const std::vector<Summary>& ranks, double mean_step_us) {
   CommunicationView c;
-  c.arrivals = arrivals(ranks, mean_step_us);
+  const auto shared = ranks.size() >= 2 ? shared_operations(ranks) : std::vector<std::vector<size_t>>{};
+  c.arrivals = arrivals(ranks, shared, mean_step_us);
+  c.kinds = collective_kinds(ranks, shared);
   c.transports = transport_bandwidth(ranks);
   c.links = merged_links(ranks, c.unmapped_links);
   c.slow_links = slow_links(c.links);
@@ -191,7 +229,8 @@ std::vector<CollectiveCall> collectives_from_events(const TraceData& t, const st
   out.reserve(order.size());
   for (size_t i : order) {
     const size_t nth = calls[t.name[i]]++;
-    out.push_back({std::string(t.strings.view(t.name[i])) + "#" + std::to_string(nth), t.ts[i], t.dur[i]});
+    out.push_back({std::string(t.strings.view(t.name[i])) + "#" + std::to_string(nth), t.ts[i], t.dur[i],
+                   t.bytes[i] == kNone ? -1 : t.bytes[i]});
   }
   return out;
 }

@@ -34,6 +34,18 @@ struct ArrivalView {
                                    // span of the shared operations, per step)
 };
 
+// One kind of collective (a communication kernel's or gloo range's name) over the operations every
+// rank recorded. The transfer itself lasts the shortest of the ranks' durations (the last rank to
+// arrive waits for no one); its bandwidth is the message size over that time (NCCL's algorithm
+// bandwidth), where the trace records the message (Kineto's "In msg nelems" and "dtype").
+struct CollectiveKind {
+  std::string name;
+  size_t calls = 0;
+  int64_t bytes = -1;  // the first rank's messages summed over the calls; -1 where one is unknown
+  double time_us = 0;  // the shortest duration across the ranks, summed over the calls
+  double bandwidth_gbps() const { return bytes >= 0 && time_us > 0 ? static_cast<double>(bytes) / time_us / 1e3 : 0; }
+};
+
 // One transport's bandwidth per rank: size / time of its traffic over every operation
 // (communication.json). msprof-analyze's slow-link rule: (max - min) / mean above 5 % flags the
 // rank with the least (mstt: advisor/analyzer/cluster/slow_link_analyzer.py, RATIO_THRESHOLD).
@@ -65,6 +77,7 @@ struct JobLink {
 
 struct CommunicationView {
   ArrivalView arrivals;
+  std::vector<CollectiveKind> kinds;  // longest first
   std::vector<TransportBandwidth> transports;
   std::vector<JobLink> links;      // by source, destination, transport; LOCAL links (a rank to itself) kept
   size_t unmapped_links = 0;       // links to a rank of their group that was not among the inputs

@@ -37,6 +37,7 @@ struct OperatorDetailRow {  // operator_details.csv rows of one op name, added u
 struct CollectiveCall {
   std::string key;
   int64_t start_ns = 0, dur_ns = 0;  // on this rank's clock
+  int64_t bytes = -1;                // its message (Kineto's "In msg nelems" x dtype), -1 unknown
 };
 
 // Bytes moved and time spent moving them, summed over operations (communication.json's

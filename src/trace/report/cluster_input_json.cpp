@@ -91,13 +91,15 @@ struct ReportReader {
     s.rank.job = string_member(in, "job");
     for (element c : array(in, "collectives")) {
       simdjson::dom::array call;
-      element key, start, dur;
-      if (c.get_array().get(call) || call.size() != 3 || call.at(0).get(key) || call.at(1).get(start) ||
-          call.at(2).get(dur))
-        fail("a collective must be [key, start_ns, dur_ns]");
+      element key, start, dur, size;
+      int64_t bytes = -1;
+      if (c.get_array().get(call) || call.size() != 4 || call.at(0).get(key) || call.at(1).get(start) ||
+          call.at(2).get(dur) || call.at(3).get(size) || size.get_int64().get(bytes) || bytes < -1 ||
+          bytes > (int64_t{1} << 53))
+        fail("a collective must be [key, start_ns, dur_ns, bytes (-1: unknown)]");
       const int64_t dur_ns = time_ns(dur, "dur_ns");
       if (dur_ns < 0) fail("'dur_ns' must not be negative");
-      s.collectives.push_back({text(key, "key"), time_ns(start, "start_ns"), dur_ns});
+      s.collectives.push_back({text(key, "key"), time_ns(start, "start_ns"), dur_ns, bytes});
     }
     NpuExtras npu;
     for (element x : array(in, "transport_traffic")) npu.transport_traffic[string_member(x, "transport")] = traffic(x);
@@ -125,9 +127,10 @@ struct ReportReader {
 void write_cluster_input_json(JsonWriter& w, const Summary& s) {
   w.begin_object();
   w.field("rank", s.rank.rank).field("world_size", s.rank.world_size).field("job", s.rank.job);
-  // [key, start_ns, dur_ns] per operation: compact, as a large trace has thousands.
+  // [key, start_ns, dur_ns, bytes] per operation: compact, as a large trace has thousands.
   w.key("collectives").begin_array();
-  for (const CollectiveCall& c : s.collectives) w.begin_array().value(c.key).value(c.start_ns).value(c.dur_ns).end_array();
+  for (const CollectiveCall& c : s.collectives)
+    w.begin_array().value(c.key).value(c.start_ns).value(c.dur_ns).value(c.bytes).end_array();
   w.end_array();
   w.key("transport_traffic").begin_array();
   if (s.npu)

@@ -33,6 +33,14 @@ void write_communication_json(JsonWriter& w, const ClusterView& c) {
   if (m.arrivals.latest) w.field("latest_index", static_cast<uint64_t>(*m.arrivals.latest)).field("latest_rank", rank_of(c, *m.arrivals.latest));
   else w.key("latest_index").null().key("latest_rank").null();
   w.end_object();
+  w.key("kinds").begin_array();
+  for (const CollectiveKind& k : m.kinds) {
+    w.begin_object().field("name", k.name).field("calls", static_cast<uint64_t>(k.calls));
+    if (k.bytes >= 0) w.field("bytes", k.bytes).field("bandwidth_gbps", k.bandwidth_gbps());
+    else w.key("bytes").null().key("bandwidth_gbps").null();
+    w.field("time_us", k.time_us).end_object();
+  }
+  w.end_array();
   w.key("transports").begin_array();
   for (const TransportBandwidth& b : m.transports) {
     w.begin_object().field("transport", b.transport).field("gap_ratio", b.gap_ratio)
@@ -84,6 +92,14 @@ std::string communication_text(const ClusterView& c) {
                      "arrives last at {} and holds the others {:.3f} ms per step{}\n",
                      a.collectives, offset / 1000, rank_of(c, top), a.ranks[top].last, a.ranks[top].held_us / 1000,
                      a.latest ? "; the others wait for it" : "");
+  }
+  for (size_t i = 0; i < m.kinds.size() && i < 5; ++i) {
+    const CollectiveKind& k = m.kinds[i];
+    const double calls = static_cast<double>(k.calls);
+    o += fmt::format("  {} x{}: {:.3f} ms per call (the shortest rank's){}\n", k.name, k.calls, k.time_us / calls / 1000,
+                     k.bytes >= 0 ? fmt::format(", {:.3f} MB per call, {:.3f} GB/s", static_cast<double>(k.bytes) / calls / 1e6,
+                                                k.bandwidth_gbps())
+                                  : "");
   }
   for (const TransportBandwidth& b : m.transports)
     o += fmt::format("  {} bandwidth: (max-min)/mean = {:.1f}%{}\n", b.transport, 100 * b.gap_ratio,
