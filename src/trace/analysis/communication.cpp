@@ -22,13 +22,17 @@ double median_of(std::vector<double> v) {
   return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
 }
 
-// (max - min) / mean of `values`, and the index of the least.
-std::pair<double, size_t> gap_and_least(const std::vector<double>& values) {
-  if (values.empty()) return {0, 0};
+// msprof-analyze's gap of `values`: (max - min) / mean, with the mean and the index of the least.
+struct Gap {
+  double ratio = 0, mean = 0;
+  size_t least = 0;
+};
+Gap gap_of(const std::vector<double>& values) {
+  if (values.empty()) return {};
   const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
   double mean = 0;
   for (double v : values) mean += v / static_cast<double>(values.size());
-  return {mean > 0 ? (*hi - *lo) / mean : 0, static_cast<size_t>(lo - values.begin())};
+  return {mean > 0 ? (*hi - *lo) / mean : 0, mean, static_cast<size_t>(lo - values.begin())};
 }
 
 // The operations every rank recorded once (matched by key), each as its index on every rank, in
@@ -143,7 +147,9 @@ std::vector<TransportBandwidth> transport_bandwidth(const std::vector<Summary>& 
       gbps.push_back(t.bandwidth_gbps());
     }
     if (!any) continue;
-    std::tie(b.gap_ratio, b.slowest) = gap_and_least(gbps);
+    const Gap gap = gap_of(gbps);
+    b.gap_ratio = gap.ratio;
+    b.slowest = gap.least;
     b.flagged = b.gap_ratio > kSlowRankRatio;
     out.push_back(std::move(b));
   }
@@ -200,10 +206,8 @@ std::vector<SlowLink> slow_links(const std::vector<JobLink>& links) {
     if (idx.size() < 2) continue;
     std::vector<double> gbps;
     for (size_t i : idx) gbps.push_back(links[i].traffic.bandwidth_gbps());
-    auto [gap, least] = gap_and_least(gbps);
-    double mean = 0;
-    for (double g : gbps) mean += g / static_cast<double>(gbps.size());
-    out.push_back({transport, idx[least], mean, gap, gap > kSlowRankRatio});
+    const Gap gap = gap_of(gbps);
+    out.push_back({transport, idx[gap.least], gap.mean, gap.ratio, gap.ratio > kSlowRankRatio});
   }
   return out;
 }

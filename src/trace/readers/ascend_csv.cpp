@@ -1,15 +1,13 @@
 #include "trace/readers/ascend_csv.h"
 
-#include "trace/readers/ascend_communication.h"
-
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <simdjson.h>
 
 #include "common/csv_reader.h"
 #include "common/errors.h"
 #include "common/file_io.h"
+#include "trace/readers/ascend_communication.h"
 #include "trace/readers/decimal_time.h"
 #include "trace/model/trace_rules.h"
 

@@ -123,7 +123,6 @@ struct ReportReader {
 
 }  // namespace
 
-
 void write_cluster_input_json(JsonWriter& w, const Summary& s) {
   w.begin_object();
   w.field("rank", s.rank.rank).field("world_size", s.rank.world_size).field("job", s.rank.job);
@@ -145,8 +144,8 @@ void write_cluster_input_json(JsonWriter& w, const Summary& s) {
   w.key("links").begin_array();
   if (s.npu)
     for (const LinkTraffic& l : s.npu->links)
-      w.begin_object().field("group", l.group).field("collective", l.collective).field("src", l.src).field("dst", l.dst).field("transport", l.transport)
-          .field("size_mb", l.traffic.size_mb).field("time_ms", l.traffic.time_ms).end_object();
+      w.begin_object().field("group", l.group).field("collective", l.collective).field("src", l.src).field("dst", l.dst)
+          .field("transport", l.transport).field("size_mb", l.traffic.size_mb).field("time_ms", l.traffic.time_ms).end_object();
   w.end_array();
   w.end_object();
 }
