@@ -2,7 +2,7 @@
 // input tokenizes without error so does the output, and rewriting the output changes nothing
 // (migrating twice equals migrating once); a comparison with "npu" that migrate wrote never meets a
 // "cuda" value still stored under the same name (device_invariant.h). Also the scan prefilter's
-// soundness: a file it turns away has no match (rules/python_prefilter.h). The accelerator target
+// soundness: a file it turns away has no match (rules/analyses/python_prefilter.h). The accelerator target
 // (migrate --target accelerator) must keep the first two properties too.
 #include <cstddef>
 #include <cstdint>
@@ -14,9 +14,9 @@
 #include "fuzz_check.h"
 #include "migrate/python_rewriter.h"
 #include "python/source.h"
-#include "rules/python_matches.h"
-#include "rules/python_prefilter.h"
 #include "python/tokenizer.h"
+#include "rules/analyses/python_prefilter.h"
+#include "rules/core/match.h"
 
 using namespace banjia;
 

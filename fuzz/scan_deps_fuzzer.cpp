@@ -8,8 +8,8 @@
 
 #include "common/errors.h"
 #include "fuzz_check.h"
-#include "rules/cuda_source_scanner.h"
-#include "rules/requirements_scanner.h"
+#include "rules/sources/cuda_source_scanner.h"
+#include "rules/sources/requirements_scanner.h"
 
 using namespace banjia;
 

@@ -7,7 +7,7 @@
 #include "common/file_io.h"
 #include "python/module.h"
 #include "python/tokenizer.h"
-#include "rules/python_scanner.h"
+#include "rules/sources/python_scanner.h"
 
 namespace {
 

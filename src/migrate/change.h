@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "common/diagnostic.h"
-#include "rules/tree_flow.h"
+#include "rules/analyses/tree_flow.h"
 
 namespace banjia::migrate {
 

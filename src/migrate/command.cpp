@@ -11,7 +11,7 @@
 #include "common/safe_paths.h"
 #include "common/unified_diff.h"
 #include "migrate/migrate_report.h"
-#include "rules/source_files.h"
+#include "rules/core/source_files.h"
 
 namespace banjia::migrate {
 namespace fs = std::filesystem;

@@ -4,8 +4,8 @@
 
 #include "common/errors.h"
 #include "common/line_index.h"
-#include "rules/config_scanner.h"
-#include "rules/source_files.h"
+#include "rules/core/source_files.h"
+#include "rules/sources/config_scanner.h"
 
 namespace banjia::migrate {
 

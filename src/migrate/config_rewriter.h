@@ -1,12 +1,12 @@
 // Rewrites one configuration file (YAML, JSON, TOML): the values the config rules rewrite
-// (rules/config_scanner.h) are edited where they stand, byte for byte everything else; the other
+// (rules/sources/config_scanner.h) are edited where they stand, byte for byte everything else; the other
 // findings are left for a person.
 #pragma once
 #include <string>
 #include <string_view>
 
 #include "migrate/change.h"
-#include "rules/catalog.h"
+#include "rules/core/catalog.h"
 
 namespace banjia::migrate {
 

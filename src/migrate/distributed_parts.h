@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "rules/python_analysis.h"
+#include "rules/analyses/python_analysis.h"
 
 namespace banjia::migrate {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "rules/python_analysis.h"
-#include "rules/python_matches.h"
+#include "rules/analyses/python_analysis.h"
+#include "rules/core/match.h"
 
 namespace banjia::migrate {
 

@@ -9,8 +9,9 @@
 #include "common/errors.h"
 #include "migrate/import_insertion.h"
 #include "python/source.h"
-#include "rules/python_scanner.h"
-#include "rules/source_files.h"
+#include "rules/kinds/gpu_path.h"
+#include "rules/core/source_files.h"
+#include "rules/sources/python_scanner.h"
 
 namespace banjia::migrate {
 
@@ -211,7 +212,7 @@ FileRewrite rewrite_pass(std::string_view bytes, const std::string& display, con
   bool device_edits = false;
   for (const auto& m : matches) {
     Finding f = rules::finding_for_match(*a, m, display);
-    if (std::holds_alternative<rules::GpuPathMatch>(m.rule->match)) {
+    if (m.rule->match.is<rules::GpuPathMatch>()) {
       fr.gpu_paths.push_back(std::move(f));
       continue;
     }

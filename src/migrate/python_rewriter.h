@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "migrate/change.h"
-#include "rules/catalog.h"
+#include "rules/core/catalog.h"
 
 namespace banjia::migrate {
 
@@ -19,7 +19,7 @@ struct RewriteOptions {
 };
 
 // Never throws for bad content: a file that does not decode or tokenize is returned unchanged with
-// an input-error leftover. Seeds: what the other files of the tree know (rules/tree_flow.h); the
+// an input-error leftover. Seeds: what the other files of the tree know (rules/analyses/tree_flow.h); the
 // questions this file leaves to them are returned in FileRewrite::questions. Directory: where the file
 // lies, for the imports redirected to a shim beside it (nullptr: a script's directory, no shim
 // blocked).

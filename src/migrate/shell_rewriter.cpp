@@ -1,7 +1,7 @@
 #include "migrate/shell_rewriter.h"
 
 #include "env/translate.h"
-#include "rules/shell_scanner.h"
+#include "rules/sources/shell_scanner.h"
 
 namespace banjia::migrate {
 

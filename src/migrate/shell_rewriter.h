@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "migrate/change.h"
-#include "rules/catalog.h"
+#include "rules/core/catalog.h"
 
 namespace banjia::migrate {
 

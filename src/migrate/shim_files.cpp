@@ -10,6 +10,8 @@
 
 #include "common/errors.h"
 #include "common/file_io.h"
+#include "rules/core/catalog.h"
+#include "rules/kinds/shim_import.h"
 
 namespace banjia::migrate {
 namespace fs = std::filesystem;

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "migrate/tree_migrator.h"
-#include "rules/catalog.h"
+#include "rules/core/catalog.h"
 
 namespace banjia::migrate {
 

@@ -19,8 +19,8 @@
 #include "migrate/shell_rewriter.h"
 #include "migrate/shim_files.h"
 #include "migrate/source_tree.h"
-#include "rules/catalog.h"
-#include "rules/source_files.h"
+#include "rules/core/catalog.h"
+#include "rules/core/source_files.h"
 
 namespace banjia::migrate {
 namespace fs = std::filesystem;

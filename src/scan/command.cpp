@@ -66,7 +66,7 @@ std::string rule_list_json(const rules::RuleCatalog& rules) {
     w.begin_object().field("id", r.id).field("category", r.category).field("severity", to_string(r.severity));
     write_rule_text(w, r);
     w.key("match").begin_object().field("kind", to_string(r.match)).key("names").begin_array();
-    for (const auto& n : rules::match_names(r.match)) w.value(n);
+    for (const auto& n : r.match.names()) w.value(n);
     w.end_array().end_object().key("rewrite");
     write_rewrite(w, r);
     if (!r.targets.empty()) {

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "rules/source_files.h"
+#include "rules/core/source_files.h"
 
 namespace banjia::scan {
 

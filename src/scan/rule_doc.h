@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "rules/catalog.h"
+#include "rules/core/catalog.h"
 
 namespace banjia::scan {
 

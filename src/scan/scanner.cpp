@@ -7,11 +7,11 @@
 #include "common/file_io.h"
 #include "common/memory_policy.h"
 #include "common/thread_pool.h"
-#include "rules/config_scanner.h"
-#include "rules/cuda_source_scanner.h"
-#include "rules/python_scanner.h"
-#include "rules/requirements_scanner.h"
-#include "rules/shell_scanner.h"
+#include "rules/sources/config_scanner.h"
+#include "rules/sources/cuda_source_scanner.h"
+#include "rules/sources/python_scanner.h"
+#include "rules/sources/requirements_scanner.h"
+#include "rules/sources/shell_scanner.h"
 
 namespace banjia::scan {
 using namespace rules;  // the engine this front-end drives

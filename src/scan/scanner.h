@@ -7,9 +7,9 @@
 
 #include "common/diagnostic.h"
 #include "common/file_walk.h"
-#include "rules/catalog.h"
-#include "rules/source_files.h"
-#include "rules/tree_flow.h"
+#include "rules/analyses/tree_flow.h"
+#include "rules/core/catalog.h"
+#include "rules/core/source_files.h"
 
 namespace banjia::scan {
 

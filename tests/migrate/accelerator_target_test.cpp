@@ -9,7 +9,7 @@
 #include "migrate/python_rewriter.h"
 #include "migrate/shell_rewriter.h"
 #include "python/tokenizer.h"
-#include "rules/catalog.h"
+#include "rules/core/catalog.h"
 
 namespace {
 

@@ -6,8 +6,8 @@
 
 #include "migrate/python_rewriter.h"
 #include "migrate/rewrite_helpers.h"
-#include "rules/catalog.h"
-#include "rules/device_values.h"
+#include "rules/analyses/device_values.h"
+#include "rules/core/catalog.h"
 
 namespace {
 

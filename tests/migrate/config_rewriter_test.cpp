@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "migrate/config_rewriter.h"
-#include "rules/catalog.h"
-#include "rules/config_document.h"
+#include "rules/core/catalog.h"
+#include "rules/sources/config_document.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Device and backend values followed through names (rules/device_flow.h), as migrate applies them:
+// Device and backend values followed through names (rules/analyses/device_flow.h), as migrate applies them:
 // the expected output of each case is the program that selects the NPU (or, where banjia cannot
 // follow the value, the program unchanged with a report), written out by hand from the input.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 
 #include "../../fuzz/device_invariant.h"
 #include "migrate/python_rewriter.h"
-#include "rules/catalog.h"
+#include "rules/core/catalog.h"
 
 using namespace banjia;
 

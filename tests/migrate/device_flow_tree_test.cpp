@@ -1,4 +1,4 @@
-// Device values across the modules of one tree (rules/tree_flow.h): a constant that becomes a device
+// Device values across the modules of one tree (rules/analyses/tree_flow.h): a constant that becomes a device
 // only where another module imports it, and a value passed to a function another module defines.
 // Expected outputs are the programs that select the NPU, written out by hand.
 #include <gtest/gtest.h>

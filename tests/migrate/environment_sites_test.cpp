@@ -8,8 +8,8 @@
 
 #include "migrate/python_rewriter.h"
 #include "migrate/shell_rewriter.h"
-#include "rules/python_scanner.h"
-#include "rules/catalog.h"
+#include "rules/core/catalog.h"
+#include "rules/sources/python_scanner.h"
 
 namespace {
 

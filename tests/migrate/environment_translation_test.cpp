@@ -9,8 +9,8 @@
 
 #include "migrate/python_rewriter.h"
 #include "migrate/rewrite_helpers.h"
-#include "rules/catalog.h"
-#include "rules/python_scanner.h"
+#include "rules/core/catalog.h"
+#include "rules/sources/python_scanner.h"
 
 namespace {
 

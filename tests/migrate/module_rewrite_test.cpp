@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "migrate/python_rewriter.h"
-#include "rules/catalog.h"
+#include "rules/core/catalog.h"
 
 namespace {
 

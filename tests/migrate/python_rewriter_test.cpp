@@ -4,7 +4,7 @@
 
 #include "migrate/python_rewriter.h"
 #include "python/source.h"
-#include "rules/catalog.h"
+#include "rules/core/catalog.h"
 
 namespace {
 

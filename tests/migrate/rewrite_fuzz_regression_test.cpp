@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "migrate/python_rewriter.h"
-#include "rules/catalog.h"
+#include "rules/core/catalog.h"
 
 namespace {
 

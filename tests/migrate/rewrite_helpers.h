@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "migrate/python_rewriter.h"
-#include "rules/catalog.h"
+#include "rules/core/catalog.h"
 
 namespace banjia::testing {
 

@@ -7,7 +7,7 @@
 
 #include "migrate/python_rewriter.h"
 #include "migrate/rewrite_helpers.h"
-#include "rules/catalog.h"
+#include "rules/core/catalog.h"
 
 namespace {
 

@@ -17,8 +17,8 @@
 
 #include "migrate/python_rewriter.h"
 #include "migrate/tree_migrator.h"
-#include "rules/catalog.h"
-#include "rules/python_scanner.h"
+#include "rules/core/catalog.h"
+#include "rules/sources/python_scanner.h"
 #include "scan/scanner.h"
 
 namespace {
@@ -34,7 +34,7 @@ constexpr std::string_view kTargets[] = {banjia::rules::kTargetNpu, banjia::rule
 const Rule& rule_for(std::string_view target, const std::string& id) { return *RuleCatalog::for_target(target)->find(id); }
 
 // Rules of the other kinds read dependency lists and CUDA sources: their examples are files of a tree.
-bool python_rule(const std::string& id) { return banjia::rules::python_kind(RuleCatalog::builtin().find(id)->match); }
+bool python_rule(const std::string& id) { return RuleCatalog::builtin().find(id)->match.python(); }
 
 // A fresh directory holding the example as its file (named as the example says), which scan and
 // migrate walk as they walk a tree: the file's name picks its reader there.

@@ -3,7 +3,7 @@
 // one test case per rule.
 #include <gtest/gtest.h>
 
-#include "rules/catalog.h"
+#include "rules/core/catalog.h"
 
 using banjia::rules::RuleCatalog;
 
@@ -42,7 +42,7 @@ TEST(RuleTargets, AcceleratorFormsReplaceTheirPlaceholders) {
 
 TEST_P(RuleExamples, EveryPythonRuleHasAnExample) {
   for (const auto& r : target_rules(GetParam()).rules()) {
-    if (!banjia::rules::python_kind(r.match)) continue;
+    if (!r.match.python()) continue;
     EXPECT_FALSE(r.examples.empty()) << r.id << " has no example in " << r.data_file;
     if (r.fix == banjia::FixKind::automatic) {
       bool has_after = false;

@@ -1,5 +1,5 @@
-// Direct torch.ops.aten calls judged against the newest data/ops set (rules/aten_ops.h).
-#include "rules/aten_ops.h"
+// Direct torch.ops.aten calls judged against the newest data/ops set (rules/analyses/aten_ops.h).
+#include "rules/analyses/aten_ops.h"
 
 #include <gtest/gtest.h>
 

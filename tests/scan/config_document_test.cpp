@@ -1,4 +1,4 @@
-// Configuration files as scan reads them (rules/config_document.h): which files are configurations,
+// Configuration files as scan reads them (rules/sources/config_document.h): which files are configurations,
 // and for YAML, JSON and TOML the key path of every scalar and the bytes it is spelled with. Expected
 // paths and offsets are written by hand from the documents below.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "common/errors.h"
-#include "rules/config_document.h"
+#include "rules/sources/config_document.h"
 
 namespace {
 

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "rules/python_analysis.h"
-#include "rules/python_scanner.h"
-#include "rules/catalog.h"
+#include "rules/analyses/python_analysis.h"
+#include "rules/core/catalog.h"
+#include "rules/sources/python_scanner.h"
 
 namespace {
 

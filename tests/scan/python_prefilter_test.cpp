@@ -9,11 +9,12 @@
 #include <sstream>
 
 #include "common/errors.h"
-#include "rules/python_analysis.h"
-#include "rules/python_matches.h"
-#include "rules/python_prefilter.h"
-#include "rules/catalog.h"
 #include "python_corpora.h"
+#include "rules/analyses/python_analysis.h"
+#include "rules/analyses/python_prefilter.h"
+#include "rules/sources/python_scanner.h"
+#include "rules/core/catalog.h"
+#include "rules/core/match.h"
 
 namespace fs = std::filesystem;
 using banjia::rules::PythonAnalysis;

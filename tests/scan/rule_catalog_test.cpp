@@ -4,7 +4,8 @@
 #include <set>
 
 #include "common/errors.h"
-#include "rules/catalog.h"
+#include "rules/core/catalog.h"
+#include "rules/kinds/qualified.h"
 
 using banjia::rules::RuleCatalog;
 using banjia::rules::RuleExample;
@@ -108,21 +109,21 @@ fix = "manual"
 
 TEST(RuleCatalog, LongestQualifiedMatchWins) {
   const auto& cat = RuleCatalog::builtin();
-  ASSERT_NE(cat.match_qualified("torch.cuda.synchronize"), nullptr);
-  EXPECT_EQ(cat.match_qualified("torch.cuda.synchronize")->id, "torch-cuda-api");
-  EXPECT_EQ(cat.match_qualified("torch.cuda.comm.scatter")->id, "torch-cuda-unsupported");
-  EXPECT_EQ(cat.match_qualified("torch.cuda.nvtx.range_push")->id, "cuda-nvtx");
-  EXPECT_EQ(cat.match_qualified("torch.cuda.get_arch_list")->id, "torch-cuda-unverified");
-  EXPECT_EQ(cat.match_qualified("torch.cuda.amp.GradScaler")->id, "cuda-amp");
-  EXPECT_EQ(cat.match_qualified("torch.npu.synchronize"), nullptr);
-  EXPECT_EQ(cat.match_qualified("torch.cudax"), nullptr);
+  ASSERT_NE(cat.index_of<banjia::rules::QualifiedMatch>().match_qualified("torch.cuda.synchronize"), nullptr);
+  EXPECT_EQ(cat.index_of<banjia::rules::QualifiedMatch>().match_qualified("torch.cuda.synchronize")->id, "torch-cuda-api");
+  EXPECT_EQ(cat.index_of<banjia::rules::QualifiedMatch>().match_qualified("torch.cuda.comm.scatter")->id, "torch-cuda-unsupported");
+  EXPECT_EQ(cat.index_of<banjia::rules::QualifiedMatch>().match_qualified("torch.cuda.nvtx.range_push")->id, "cuda-nvtx");
+  EXPECT_EQ(cat.index_of<banjia::rules::QualifiedMatch>().match_qualified("torch.cuda.get_arch_list")->id, "torch-cuda-unverified");
+  EXPECT_EQ(cat.index_of<banjia::rules::QualifiedMatch>().match_qualified("torch.cuda.amp.GradScaler")->id, "cuda-amp");
+  EXPECT_EQ(cat.index_of<banjia::rules::QualifiedMatch>().match_qualified("torch.npu.synchronize"), nullptr);
+  EXPECT_EQ(cat.index_of<banjia::rules::QualifiedMatch>().match_qualified("torch.cudax"), nullptr);
 }
 
 TEST(RuleCatalog, ImportMatchesSubmodules) {
   const auto& cat = RuleCatalog::builtin();
-  ASSERT_NE(cat.match_import("vllm.distributed"), nullptr);
-  EXPECT_EQ(cat.match_import("vllm.distributed")->id, "vllm");
-  EXPECT_EQ(cat.match_import("vllmx"), nullptr);
+  ASSERT_NE(cat.index_of<banjia::rules::QualifiedMatch>().match_import("vllm.distributed"), nullptr);
+  EXPECT_EQ(cat.index_of<banjia::rules::QualifiedMatch>().match_import("vllm.distributed")->id, "vllm");
+  EXPECT_EQ(cat.index_of<banjia::rules::QualifiedMatch>().match_import("vllmx"), nullptr);
 }
 
 namespace {
@@ -165,11 +166,11 @@ TEST(RuleCatalog, NamesOnlyNewerReleasesHaveAreNotRewritten) {
   // torch.npu.ExternalStream exists from torch_npu 26.2.0 on and torch.npu.list_gpu_processes in no
   // release (data/api): neither is rewritten automatically.
   const auto& cat = RuleCatalog::builtin();
-  const auto* external = cat.match_qualified("torch.cuda.ExternalStream");
+  const auto* external = cat.index_of<banjia::rules::QualifiedMatch>().match_qualified("torch.cuda.ExternalStream");
   ASSERT_NE(external, nullptr);
   EXPECT_EQ(external->id, "cuda-external-stream");
   EXPECT_EQ(external->fix, banjia::FixKind::manual);
   EXPECT_EQ(external->replacement, "torch.npu.ExternalStream (torch_npu 26.2.0 or newer)");
-  ASSERT_NE(cat.match_qualified("torch.cuda.list_gpu_processes"), nullptr);
-  EXPECT_EQ(cat.match_qualified("torch.cuda.list_gpu_processes")->id, "torch-cuda-unverified");
+  ASSERT_NE(cat.index_of<banjia::rules::QualifiedMatch>().match_qualified("torch.cuda.list_gpu_processes"), nullptr);
+  EXPECT_EQ(cat.index_of<banjia::rules::QualifiedMatch>().match_qualified("torch.cuda.list_gpu_processes")->id, "torch-cuda-unverified");
 }

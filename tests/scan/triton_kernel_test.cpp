@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "rules/catalog.h"
-#include "rules/python_scanner.h"
+#include "rules/core/catalog.h"
+#include "rules/sources/python_scanner.h"
 
 namespace {
 

@@ -10,10 +10,15 @@
 #include <utility>
 #include <vector>
 
+#include "rules/kinds/device_index.h"
 #include "rules/kinds/attribute.h"
 
-#include "rules/match_fields.h"
-#include "rules/python_matches.h"
+#include "rules/analyses/python_analysis.h"
+#include "rules/analyses/python_prefilter.h"
+#include "rules/core/catalog.h"
+#include "rules/core/match.h"
+#include "rules/core/match_fields.h"
+#include "rules/rewrites/method_to.h"
 
 namespace banjia::rules {
 

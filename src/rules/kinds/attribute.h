@@ -1,6 +1,6 @@
 // Match kind "attribute": `.name` on any expression (`.cuda()`, `.is_cuda`).
 #pragma once
-#include "rules/kinds/kind.h"
+#include "rules/core/kind.h"
 
 namespace banjia::rules {
 

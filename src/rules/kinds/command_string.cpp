@@ -3,9 +3,12 @@
 
 #include <algorithm>
 
-#include "rules/match_fields.h"
-#include "rules/python_matches.h"
-#include "rules/string_literal_site.h"
+#include "rules/analyses/python_analysis.h"
+#include "rules/analyses/python_prefilter.h"
+#include "rules/analyses/string_literal_site.h"
+#include "rules/core/catalog.h"
+#include "rules/core/match.h"
+#include "rules/core/match_fields.h"
 
 namespace banjia::rules {
 

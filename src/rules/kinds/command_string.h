@@ -2,7 +2,7 @@
 // as a string literal to one of the rule's `names` (subprocess.run, os.system): as the whole command
 // string or as the first item of the argument list.
 #pragma once
-#include "rules/kinds/kind.h"
+#include "rules/core/kind.h"
 
 namespace banjia::rules {
 

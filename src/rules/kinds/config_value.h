@@ -4,8 +4,8 @@
 // decide it: those whose value is a device or a backend, or those an environment sits under; `values`
 // are the values an `attention` rule reports.
 #pragma once
-#include "rules/kinds/kind.h"
-#include "rules/match_fields.h"
+#include "rules/core/kind.h"
+#include "rules/core/match_fields.h"
 
 namespace banjia::rules {
 

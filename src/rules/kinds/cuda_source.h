@@ -2,7 +2,7 @@
 // (PYBIND11_MODULE, TORCH_LIBRARY). cuda_source_scanner.cpp matches them on the file as a whole, so
 // they have no Python needles or matcher.
 #pragma once
-#include "rules/kinds/kind.h"
+#include "rules/core/kind.h"
 
 namespace banjia::rules {
 

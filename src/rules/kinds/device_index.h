@@ -1,7 +1,7 @@
 // Match kind "device-index": one of the rule's `names` (an integer index such as rank) passed where a
 // device goes.
 #pragma once
-#include "rules/kinds/kind.h"
+#include "rules/core/kind.h"
 
 namespace banjia::rules {
 

@@ -7,10 +7,13 @@
 
 #include <fmt/format.h>
 
-#include "rules/device_flow.h"
-#include "rules/match_fields.h"
-#include "rules/python_matches.h"
-#include "rules/tree_flow.h"
+#include "rules/analyses/device_flow.h"
+#include "rules/analyses/python_analysis.h"
+#include "rules/analyses/python_prefilter.h"
+#include "rules/analyses/tree_flow.h"
+#include "rules/core/catalog.h"
+#include "rules/core/match.h"
+#include "rules/core/match_fields.h"
 
 namespace banjia::rules {
 

@@ -2,7 +2,7 @@
 // "backend-string" ("nccl"). One matcher serves both: one pass finds every device and backend value
 // and decides each through the names it flows into (device_flow.h).
 #pragma once
-#include "rules/kinds/kind.h"
+#include "rules/core/kind.h"
 
 namespace banjia::rules {
 

@@ -3,7 +3,7 @@
 // matches of every other kind; so the kind has no matcher of its own, and no needles: a file with
 // nothing CUDA-specific has no GPU branch to keep.
 #pragma once
-#include "rules/kinds/kind.h"
+#include "rules/core/kind.h"
 
 namespace banjia::rules {
 

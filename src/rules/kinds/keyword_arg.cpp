@@ -4,8 +4,11 @@
 #include <algorithm>
 
 #include "python/literals.h"
-#include "rules/match_fields.h"
-#include "rules/python_matches.h"
+#include "rules/analyses/python_analysis.h"
+#include "rules/analyses/python_prefilter.h"
+#include "rules/core/catalog.h"
+#include "rules/core/match.h"
+#include "rules/core/match_fields.h"
 
 namespace banjia::rules {
 

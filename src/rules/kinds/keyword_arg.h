@@ -3,7 +3,7 @@
 // (torch.compile(mode="reduce-overhead")), or, with `defaults`, passing anything but one of those
 // (`softcap=0.0` asks for what flash_attn does anyway). The call may be a decorator (`@torch.compile(...)`).
 #pragma once
-#include "rules/kinds/kind.h"
+#include "rules/core/kind.h"
 
 namespace banjia::rules {
 

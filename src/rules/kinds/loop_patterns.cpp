@@ -8,8 +8,11 @@
 #include <cctype>
 #include <optional>
 
-#include "rules/match_fields.h"
-#include "rules/python_matches.h"
+#include "rules/analyses/python_analysis.h"
+#include "rules/analyses/python_prefilter.h"
+#include "rules/core/catalog.h"
+#include "rules/core/match.h"
+#include "rules/core/match_fields.h"
 
 namespace banjia::rules {
 

@@ -3,7 +3,7 @@
 // work) and "attention-pattern" (softmax(q @ k.transpose(...)) in one statement). One matcher serves
 // the three: the loop structure of a file is computed once, for the first candidate.
 #pragma once
-#include "rules/kinds/kind.h"
+#include "rules/core/kind.h"
 
 namespace banjia::rules {
 

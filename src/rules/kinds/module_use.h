@@ -3,7 +3,7 @@
 // of a name imported from it: the import is what fails on an Ascend machine, and each use is code
 // that must change with it.
 #pragma once
-#include "rules/kinds/kind.h"
+#include "rules/core/kind.h"
 
 namespace banjia::rules {
 

@@ -7,30 +7,23 @@
 // torch.cuda, `profile` for torch.profiler.profile) are edited once, in the import statement, and
 // only when every use of that name is rewritten too.
 #include "rules/kinds/qualified.h"
+#include "rules/rewrites/rename_call.h"
 
 #include <algorithm>
 #include <unordered_map>
 
 #include "common/string_hash.h"
-#include "rules/aten_ops.h"
-#include "rules/match_fields.h"
-#include "rules/python_matches.h"
+#include "rules/analyses/aten_ops.h"
+#include "rules/analyses/python_analysis.h"
+#include "rules/analyses/python_prefilter.h"
+#include "rules/core/catalog.h"
+#include "rules/core/match.h"
+#include "rules/core/match_fields.h"
 
 namespace banjia::rules {
 
 using python::BindingOrigin;
 using python::TokenKind;
-
-std::vector<std::string_view> split_dots(std::string_view s) {
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  for (size_t i = 0; i <= s.size(); ++i)
-    if (i == s.size() || s[i] == '.') {
-      parts.push_back(s.substr(start, i - start));
-      start = i + 1;
-    }
-  return parts;
-}
 
 namespace {
 
@@ -103,7 +96,7 @@ constexpr std::string_view kUnsafeAlias =
 class NameMatcher {
  public:
   NameMatcher(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& out)
-      : a_(a), rules_(rules), out_(out) {}
+      : a_(a), index_(rules.index_of<QualifiedMatch>()), out_(out) {}
 
   void run() {
     classify_uses();
@@ -117,7 +110,7 @@ class NameMatcher {
   void classify_uses() {
     for (const auto& ref : a_.dotted.refs) {
       if (ref.qualified.empty() || ref.in_import_stmt) continue;
-      const Rule* r = rules_.has_qualified_root(first_component(ref.qualified)) ? rules_.match_qualified(ref.qualified) : nullptr;
+      const Rule* r = index_.has_qualified_root(first_component(ref.qualified)) ? index_.match_qualified(ref.qualified) : nullptr;
       auto [it, inserted] = all_rewritten_.try_emplace(a_.sig_text(ref.first_sig), true);
       if (!is_module_rewrite(r) || !ModuleMap(*r).applies_to(split_dots(ref.qualified))) it->second = false;
     }
@@ -129,14 +122,14 @@ class NameMatcher {
 
   void match_imports() {
     for (const auto& b : a_.imports.bindings) {
-      if (const Rule* r = rules_.match_import(b.imported)) {
+      if (const Rule* r = index_.match_import(b.imported)) {
         out_.push_back(make(r, b.first_tok, b.last_tok));
         continue;
       }
-      if (!rules_.has_qualified_root(first_component(b.target))) continue;
+      if (!index_.has_qualified_root(first_component(b.target))) continue;
       const bool plain = !b.is_from && b.alias_tok == python::kNoIndex;  // `import a.b` binds `a`
       const std::string_view subject = plain ? std::string_view(b.imported) : std::string_view(b.target);
-      const Rule* r = rules_.match_qualified(subject);
+      const Rule* r = index_.match_qualified(subject);
       // Rules without a rewrite are reported where the name is used, not again at its import.
       if (!r || r->rewrite == RewriteKind::none) continue;
       if (r->rewrite == RewriteKind::replace_module) {
@@ -210,7 +203,7 @@ class NameMatcher {
   bool whole_statement_moves(const python::ImportBinding& b, const Rule& r) const {
     for (const auto& other : a_.imports.bindings) {
       if (other.stmt != b.stmt || &other == &b) continue;
-      const Rule* o = rules_.match_qualified(other.target);
+      const Rule* o = index_.match_qualified(other.target);
       if (!is_module_rewrite(o) || o->rewrite_as<NameRewrite>() != r.rewrite_as<NameRewrite>()) return false;
       if (!all_uses_rewritten(other.local)) return false;
     }
@@ -220,9 +213,9 @@ class NameMatcher {
   void match_uses() {
     for (const auto& ref : a_.dotted.refs) {
       if (ref.qualified.empty() || ref.in_import_stmt) continue;
-      if (!rules_.has_qualified_root(first_component(ref.qualified))) continue;
-      const Rule* r = rules_.match_qualified(ref.qualified);
-      if (!r || !std::holds_alternative<QualifiedMatch>(r->match)) continue;
+      if (!index_.has_qualified_root(first_component(ref.qualified))) continue;
+      const Rule* r = index_.match_qualified(ref.qualified);
+      if (!r || !r->match.is<QualifiedMatch>()) continue;
       std::optional<std::string> no_kernel;
       if (r->params<QualifiedMatch>().only_without_npu_kernel && !(no_kernel = aten_op_without_npu_kernel(ref.qualified))) continue;
       PyMatch m = make(r, ref.first_tok(a_.view), ref.last_tok(a_.view));
@@ -320,7 +313,7 @@ class NameMatcher {
   }
 
   const PythonAnalysis& a_;
-  const RuleCatalog& rules_;
+  const QualifiedIndex& index_;
   std::vector<PyMatch>& out_;
   std::unordered_map<std::string_view, bool, StringHash, std::equal_to<>> all_rewritten_;
   std::vector<std::string_view> carried_;   // bound names whose import statement carries the rewrite

@@ -2,8 +2,8 @@
 // requirements_scanner.cpp matches it on the parsed dependency list, so it has no Python needles or
 // matcher.
 #pragma once
-#include "rules/kinds/kind.h"
-#include "rules/match_fields.h"
+#include "rules/core/kind.h"
+#include "rules/core/match_fields.h"
 
 namespace banjia::rules {
 

@@ -8,9 +8,12 @@
 
 #include "common/embedded_data.h"
 #include "common/errors.h"
-#include "rules/match_fields.h"
-#include "rules/python_matches.h"
-#include "rules/tree_flow.h"
+#include "rules/analyses/python_analysis.h"
+#include "rules/analyses/python_prefilter.h"
+#include "rules/analyses/tree_flow.h"
+#include "rules/core/catalog.h"
+#include "rules/core/match.h"
+#include "rules/core/match_fields.h"
 
 namespace banjia::rules {
 
@@ -263,10 +266,6 @@ class Redirector {
 };
 
 }  // namespace
-
-std::optional<std::string_view> shim_source(std::string_view module) {
-  return embedded_file("data/shims/" + std::string(module) + ".py");
-}
 
 const std::vector<std::string>* ShimImportMatch::provided_for(std::string_view module) const {
   for (const auto& [m, names] : provides)

@@ -13,14 +13,14 @@
 //
 // A redirect supersedes the findings of the rules in `supersedes` (the library's manual rules:
 // module-use, qualified) at the import and at every use of a redirected name; this kind comes after
-// theirs in registry.h, so their matches are in `out` when it runs. Where the shim cannot be written
+// theirs in kinds/registry.cpp, so their matches are in `out` when it runs. Where the shim cannot be written
 // (TreeContext::directory names a file of its name that is not banjia's), the imports stay, reported
 // with the reason, and the library's own findings stay with them.
 #pragma once
 #include <optional>
 #include <utility>
 
-#include "rules/kinds/kind.h"
+#include "rules/core/kind.h"
 
 namespace banjia::rules {
 
@@ -37,9 +37,5 @@ struct ShimImportMatch {
   static void add_needles(const RuleCatalog& rules, PythonNeedles& needles);
   static void match(const MatchContext& c, std::vector<PyMatch>& out);
 };
-
-// The shim module `module` as migrate writes it: data/shims/<module>.py, compiled into the binary (as
-// the rest of data/ is), so an installed banjia needs no other file; nullopt when there is none.
-std::optional<std::string_view> shim_source(std::string_view module);
 
 }  // namespace banjia::rules

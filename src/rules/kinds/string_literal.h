@@ -3,7 +3,7 @@
 // stands: a keyword argument, an assignment, a default, a comparison, a dict key. For names that are
 // a library's vocabulary and mean one thing wherever they are written.
 #pragma once
-#include "rules/kinds/kind.h"
+#include "rules/core/kind.h"
 
 namespace banjia::rules {
 

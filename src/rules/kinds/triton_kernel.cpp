@@ -1,10 +1,13 @@
 // Match kind "triton-kernel" (triton_kernel.h): the findings; triton_kernel_checks.cpp finds the
 // kernels and the limits they are beyond.
+#include "rules/analyses/python_prefilter.h"
+#include "rules/analyses/python_analysis.h"
+#include "rules/core/catalog.h"
 #include "rules/kinds/triton_kernel.h"
 
 #include "common/errors.h"
-#include "rules/match_fields.h"
-#include "rules/triton_kernel_checks.h"
+#include "rules/analyses/triton_kernel_checks.h"
+#include "rules/core/match_fields.h"
 
 namespace banjia::rules {
 

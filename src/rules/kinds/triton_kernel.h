@@ -1,13 +1,13 @@
 // Match kind "triton-kernel": Triton kernels (functions decorated with triton.jit, triton.autotune or
 // triton.heuristics) and their launches `kernel[grid](...)`, checked against the limits triton-ascend
-// documents (data/triton/ascend_limits.toml, rules/triton_limits.h). `report` says what a rule of
+// documents (data/triton/ascend_limits.toml, rules/analyses/triton_limits.h). `report` says what a rule of
 // this kind reports:
 //   kernel  one finding per kernel, over its decorators and its name (and one per other use of
 //           triton.jit, such as `triton.jit(fn)`): it needs triton-ascend;
 //   limit   each documented limit a kernel, a launch or a triton.Config is beyond, where it is, with
 //           the limit's message and source (only what the code certainly does: constants, literals).
 #pragma once
-#include "rules/kinds/kind.h"
+#include "rules/core/kind.h"
 
 namespace banjia::rules {
 

@@ -5,9 +5,11 @@
 // breaks that path and changes nothing on the NPU.
 #include <algorithm>
 
-#include "rules/name_words.h"
+#include "rules/core/catalog.h"
+#include "rules/kinds/gpu_path.h"
+#include "rules/analyses/name_words.h"
+#include "rules/analyses/string_literal_site.h"
 #include "rules/safety/safety_parts.h"
-#include "rules/string_literal_site.h"
 
 namespace banjia::rules::safety {
 
@@ -98,7 +100,7 @@ std::vector<SigRange> gpu_arms(const PythonAnalysis& a, const Blocks& b) {
 }
 
 // Every CUDA use in a GPU branch stays, the advice on it too (a comparison already beside "npu").
-bool is_cuda_use(const PyMatch& m) { return !std::holds_alternative<GpuPathMatch>(m.rule->match); }
+bool is_cuda_use(const PyMatch& m) { return !m.rule->match.is<GpuPathMatch>(); }
 
 }  // namespace
 

@@ -14,9 +14,11 @@
 #include <optional>
 #include <unordered_map>
 
+#include "rules/core/catalog.h"
+#include "rules/kinds/device_string.h"
+#include "rules/analyses/string_literal_site.h"
 #include "rules/safety/safety_parts.h"
 #include "rules/safety/vendor_terms.h"
-#include "rules/string_literal_site.h"
 
 namespace banjia::rules::safety {
 
@@ -83,7 +85,7 @@ std::optional<Check> check_of(const PythonAnalysis& a, const std::vector<PyMatch
     found = comparison_around(a, call);
     if (!found && !available) return std::nullopt;  // device_count() not compared: not a check
     if (!found) found = std::make_pair(call, false);
-  } else if (std::holds_alternative<DeviceStringMatch>(m.rule->match) || std::holds_alternative<BackendStringMatch>(m.rule->match)) {
+  } else if (m.rule->match.is<DeviceStringMatch>() || m.rule->match.is<BackendStringMatch>()) {
     found = comparison_around(a, {first, last});
   }
   if (!found) return std::nullopt;

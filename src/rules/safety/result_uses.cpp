@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "rules/core/catalog.h"
+#include "rules/kinds/qualified.h"
 #include "rules/safety/safety_parts.h"
 
 namespace banjia::rules::safety {
@@ -163,7 +165,7 @@ void block_unsafe_results(const PythonAnalysis& a, Blocker& blocker) {
   NameIndex names(a);
   for (size_t i = 0; i < matches.size(); ++i) {
     const PyMatch& m = matches[i];
-    if (m.blocked || m.rule->fix != FixKind::automatic || !std::holds_alternative<QualifiedMatch>(m.rule->match)) continue;
+    if (m.blocked || m.rule->fix != FixKind::automatic || !m.rule->match.is<QualifiedMatch>()) continue;
     const auto& q = m.rule->params<QualifiedMatch>();
     if (!q.returns_none && q.result_fields.empty()) continue;
     const uint32_t first = sig_of_token(a, m.first_tok);

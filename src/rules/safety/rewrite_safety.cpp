@@ -1,3 +1,5 @@
+#include "rules/core/catalog.h"
+#include "rules/kinds/gpu_path.h"
 #include "rules/safety/rewrite_safety.h"
 
 #include <algorithm>
@@ -93,7 +95,7 @@ size_t Blocker::block_import(uint32_t stmt, uint32_t use_tok) {
 
 bool is_gpu_path_rule(std::string_view id) {
   const Rule* r = RuleCatalog::builtin().find(id);
-  return r && std::holds_alternative<GpuPathMatch>(r->match);
+  return r && r->match.is<GpuPathMatch>();
 }
 
 void make_rewrites_safe(const PythonAnalysis& a, const RuleCatalog& rules, std::vector<PyMatch>& matches) {

@@ -19,7 +19,7 @@
 #pragma once
 #include <vector>
 
-#include "rules/python_matches.h"
+#include "rules/core/match.h"
 
 namespace banjia::rules {
 

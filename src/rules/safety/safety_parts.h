@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "python/expression.h"
-#include "rules/blocks.h"
-#include "rules/python_matches.h"
+#include "rules/analyses/blocks.h"
+#include "rules/core/match.h"
 
 namespace banjia::rules::safety {
 

@@ -6,7 +6,7 @@
 #include "common/embedded_data.h"
 #include "common/errors.h"
 #include "common/toml_document.h"
-#include "rules/name_words.h"
+#include "rules/analyses/name_words.h"
 
 namespace banjia::rules {
 

@@ -1,0 +1,51 @@
+"""tools/check_include_floors.py: the floors of src/rules and the absence of unit cycles, checked on a
+small tree made here (each violation it must report) and on the repository's own src/."""
+import pathlib
+import subprocess
+import sys
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+TOOL = REPO / "tools" / "check_include_floors.py"
+
+
+def run(src: pathlib.Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(TOOL), str(src)], capture_output=True, text=True)
+
+
+def write(root: pathlib.Path, rel: str, *includes: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(f'#include "{i}"\n' for i in includes))
+
+
+def test_the_repository_keeps_its_floors() -> None:
+    r = run(REPO / "src")
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_an_include_up_a_floor_is_reported(tmp_path: pathlib.Path) -> None:
+    write(tmp_path, "rules/core/catalog.h", "rules/kinds/qualified.h")
+    write(tmp_path, "rules/kinds/qualified.h", "rules/core/kind.h")
+    write(tmp_path, "rules/core/kind.h")
+    r = run(tmp_path)
+    assert r.returncode == 1
+    assert "rules/core/catalog.h: includes rules/kinds/qualified.h, a floor above (kinds over core)" in r.stdout
+
+
+def test_a_cycle_of_units_is_reported_even_within_a_floor(tmp_path: pathlib.Path) -> None:
+    # tree_flow.cpp (a part of tree_flow) includes device_flow.h, whose unit includes tree_flow.h.
+    write(tmp_path, "rules/analyses/tree_flow.h")
+    write(tmp_path, "rules/analyses/tree_flow.cpp", "rules/analyses/tree_flow.h", "rules/analyses/device_flow.h")
+    write(tmp_path, "rules/analyses/device_flow.h", "rules/analyses/tree_flow.h")
+    r = run(tmp_path)
+    assert r.returncode == 1
+    assert "a cycle of units: rules/analyses/device_flow -> rules/analyses/tree_flow" in r.stdout
+
+
+def test_a_part_file_belongs_to_its_unit_and_a_file_outside_the_floors_is_named(tmp_path: pathlib.Path) -> None:
+    write(tmp_path, "rules/kinds/env_name.h")
+    write(tmp_path, "rules/kinds/env_name_table.cpp", "rules/kinds/env_name.h")  # a part: no cycle
+    write(tmp_path, "rules/loose.h")
+    r = run(tmp_path)
+    assert r.returncode == 1
+    assert r.stdout.splitlines() == ["rules/loose.h: a file of src/rules outside its floors (core, analyses, rewrites, kinds, safety, sources)"]
