@@ -1,7 +1,7 @@
 // The device-value invariant of migrate, checked from the outside: a comparison of a name with an
 // NPU value that migrate created ("cuda" -> "npu") must not meet a CUDA value still stored under that
 // name (`name = "cuda"`). Written apart from src/rules/analyses/device_flow.cpp, on tokens only: used by
-// fuzz_rewrite and by tests/migrate/device_flow_test.cpp.
+// fuzz_rewrite and by tests/rules/analyses/device_flow_test.cpp.
 #pragma once
 #include <map>
 #include <string>

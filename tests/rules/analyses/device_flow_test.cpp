@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "../../fuzz/device_invariant.h"
+#include "../../../fuzz/device_invariant.h"
 #include "migrate/python_rewriter.h"
 #include "rules/core/catalog.h"
 
