@@ -12,7 +12,7 @@
 #include "trace/report/communication_render.h"
 #include "trace/report/html_report.h"
 #include "trace/report/summary_render.h"
-#include "trace/trace_commands.h"
+#include "trace/command.h"
 
 namespace banjia::trace {
 

@@ -5,7 +5,7 @@
 #include "common/file_io.h"
 #include "common/report.h"
 #include "trace/report/ops_render.h"
-#include "trace/trace_commands.h"
+#include "trace/command.h"
 #include "trace/readers/load.h"
 
 namespace banjia::trace {

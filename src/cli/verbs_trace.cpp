@@ -4,7 +4,7 @@
 
 #include "cli/output_flags.h"
 #include "cli/verbs.h"
-#include "trace/trace_commands.h"
+#include "trace/command.h"
 
 namespace banjia {
 

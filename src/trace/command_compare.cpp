@@ -5,7 +5,7 @@
 #include "trace/analysis/compare.h"
 #include "trace/report/compare_render.h"
 #include "trace/report/html_report.h"
-#include "trace/trace_commands.h"
+#include "trace/command.h"
 #include "trace/readers/load.h"
 #include "trace/readers/name_map.h"
 

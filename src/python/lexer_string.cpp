@@ -1,5 +1,5 @@
 // String literals: single-quoted (with backslash continuation and tokenize.py's error recovery)
-// and triple-quoted (memchr jumps over the body). f-strings in py312 mode are in fstring_lexer.cpp.
+// and triple-quoted (memchr jumps over the body). f-strings in py312 mode are in lexer_fstring.cpp.
 #include <algorithm>
 #include <cstring>
 #include <fmt/format.h>

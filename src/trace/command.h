@@ -1,4 +1,6 @@
-// Entry points behind the CLI subcommands (kept out of command.cpp so tests can call them).
+// `banjia trace`'s entry points: each subcommand's options as the CLI layer (cli/verbs_trace.cpp)
+// parses them. One part per subcommand: command_summary.cpp, command_cluster.cpp, command_compare.cpp,
+// command_ops.cpp.
 #pragma once
 #include <string>
 #include <vector>
