@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-namespace banjia::env {
+namespace banjia {
 
 size_t edit_distance(std::string_view a, std::string_view b);
 
@@ -14,4 +14,4 @@ std::vector<std::string> closest_names(std::string_view name, const std::vector<
 
 std::string upper(std::string_view s);
 
-}  // namespace banjia::env
+}  // namespace banjia

@@ -1,8 +1,8 @@
-#include "env/fuzzy.h"
+#include "common/fuzzy.h"
 
 #include <algorithm>
 
-namespace banjia::env {
+namespace banjia {
 
 std::string upper(std::string_view s) {
   std::string out(s);
@@ -37,4 +37,4 @@ std::vector<std::string> closest_names(std::string_view name, const std::vector<
   return out;
 }
 
-}  // namespace banjia::env
+}  // namespace banjia
