@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "common/errors.h"
-#include "compare/dump_model.h"
-#include "compare/relaxed_json.h"
+#include "compare/model/dump_model.h"
+#include "compare/readers/relaxed_json.h"
 #include "fuzz_check.h"
 #include "fuzz_files.h"
 

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "common/errors.h"
-#include "compare/metrics.h"
-#include "compare/npy_format.h"
-#include "compare/tensor_store.h"
+#include "compare/analysis/metrics.h"
+#include "compare/readers/npy_format.h"
+#include "compare/readers/tensor_store.h"
 #include "fuzz_check.h"
 #include "fuzz_files.h"
 

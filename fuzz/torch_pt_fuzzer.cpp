@@ -10,9 +10,9 @@
 #include <variant>
 #include <vector>
 
-#include "compare/metrics.h"
-#include "compare/torch_pickle.h"
-#include "compare/torch_pt.h"
+#include "compare/analysis/metrics.h"
+#include "compare/readers/torch_pickle.h"
+#include "compare/readers/torch_pt.h"
 #include "fuzz_check.h"
 #include "fuzz_files.h"
 

@@ -4,7 +4,7 @@
 #include <random>
 #include <vector>
 
-#include "compare/metric_kernel.h"
+#include "compare/analysis/metric_kernel.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// `banjia bench compare`'s entry point: the verb's options as the CLI layer (cli/bench.cpp) parses them.
+// `banjia bench compare`'s entry point: the verb's options as the CLI layer (cli/verbs_bench.cpp) parses them.
 #pragma once
 #include <cstdint>
 #include <string>

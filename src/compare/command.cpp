@@ -2,8 +2,8 @@
 #include "compare/command.h"
 
 #include "common/file_io.h"
-#include "compare/comparison.h"
-#include "compare/render.h"
+#include "compare/analysis/comparison.h"
+#include "compare/report/render.h"
 
 namespace banjia::compare {
 

@@ -1,4 +1,4 @@
-// `banjia compare A B`'s entry point: the verb's options as the CLI layer (cli/compare.cpp) parses them.
+// `banjia compare A B`'s entry point: the verb's options as the CLI layer (cli/verbs_compare.cpp) parses them.
 #pragma once
 #include <cstddef>
 #include <string>

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "env/fuzzy.h"
+#include "common/fuzzy.h"
 #include "env/knowledge_base.h"
 
 namespace banjia::env {

@@ -1,4 +1,4 @@
-// `banjia env`'s entry points: each subcommand's options as the CLI layer (cli/env.cpp) parses them.
+// `banjia env`'s entry points: each subcommand's options as the CLI layer (cli/verbs_env.cpp) parses them.
 // explain and template call env::explain and env::render_template directly.
 #pragma once
 #include <string>

@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "common/errors.h"
+#include "common/fuzzy.h"
 #include "common/json_writer.h"
-#include "env/fuzzy.h"
 #include "env/knowledge_base.h"
 
 namespace banjia::env {

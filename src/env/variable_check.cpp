@@ -3,9 +3,9 @@
 
 #include <fmt/format.h>
 
+#include "common/fuzzy.h"
 #include "env/alloc_conf.h"
 #include "env/checker.h"
-#include "env/fuzzy.h"
 #include "env/translate.h"
 
 namespace banjia::env {

@@ -1,4 +1,4 @@
-// `banjia migrate`'s entry point: the verb's options as the CLI layer (cli/migrate.cpp) parses them.
+// `banjia migrate`'s entry point: the verb's options as the CLI layer (cli/verbs_migrate.cpp) parses them.
 #pragma once
 #include <string>
 

@@ -1,4 +1,5 @@
-// Internal: the shape of one import statement, shared by collect_imports and resolve_dotted_names.
+// Internal: the shape of one import statement, shared by collect_imports and resolve_dotted_names;
+// implemented in module_imports.cpp.
 #pragma once
 #include <optional>
 #include <string>

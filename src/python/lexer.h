@@ -1,5 +1,5 @@
 // Internal: the tokenizer's state machine. Split over tokenizer.cpp (lines, indentation, ordinary
-// tokens), string_lexer.cpp (string literals) and fstring_lexer.cpp (PEP 701 f-string contents).
+// tokens), lexer_string.cpp (string literals) and lexer_fstring.cpp (PEP 701 f-string contents).
 // Not part of the public API.
 #pragma once
 #include <bit>
@@ -35,7 +35,7 @@ class Lexer {
   bool line_start();            // indentation at a statement start; false when the line was blank
   void scan_inline();
   void scan_token();
-  // plain_lexer.cpp: ASCII fast path for names, blanks, numbers and operators outside f-strings
+  // lexer_plain.cpp: ASCII fast path for names, blanks, numbers and operators outside f-strings
   void scan_plain_run();
   void scan_op(size_t b, size_t len);
   void scan_string(size_t b, const lex::StringStart& st);
@@ -44,7 +44,7 @@ class Lexer {
   size_t line_end(size_t b) const;
   void error_char(size_t b);
   void finish();
-  // fstring_lexer.cpp
+  // lexer_fstring.cpp
   void begin_fstring(size_t b, const lex::StringStart& st);
   void scan_fstring_text();
   void abandon_fstrings(const char* message);

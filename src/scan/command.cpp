@@ -9,9 +9,9 @@
 
 #include "common/errors.h"
 #include "common/file_io.h"
+#include "common/fuzzy.h"
 #include "common/json_writer.h"
 #include "common/report.h"
-#include "env/fuzzy.h"
 #include "scan/rule_doc.h"
 #include "scan/scan_summary.h"
 #include "scan/scanner.h"
@@ -92,7 +92,7 @@ std::string explain_rule(std::string_view id) {
   if (const rules::Rule* r = rules.find(id)) return scan::rule_doc_markdown(*r);
   std::vector<std::string> ids;
   for (const auto& r : rules.rules()) ids.push_back(r.id);
-  const auto near = env::closest_names(id, ids, 1);
+  const auto near = closest_names(id, ids, 1);
   throw InputError(std::string(id), near.empty() ? "no such rule" : fmt::format("no such rule (did you mean {}?)", near[0]));
 }
 

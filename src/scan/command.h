@@ -1,4 +1,4 @@
-// `banjia scan`'s entry point: the verb's options as the CLI layer (cli/scan.cpp) parses them.
+// `banjia scan`'s entry point: the verb's options as the CLI layer (cli/verbs_scan.cpp) parses them.
 #pragma once
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-// Count sketches (compare/count_sketch.h): the scheme a capture names, the buckets and signs of the
+// Count sketches (compare/model/count_sketch.h): the scheme a capture names, the buckets and signs of the
 // hash (expected values computed with Python's integers from the formula in python/banjia/_sketch.py),
 // and the distance of two sketches.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 
 #include <simdjson.h>
 
-#include "compare/count_sketch.h"
+#include "compare/model/count_sketch.h"
 
 namespace banjia::compare {
 namespace {

@@ -5,8 +5,8 @@
 #include <limits>
 #include <vector>
 
-#include "compare/metrics.h"
-#include "compare/verdict.h"
+#include "compare/analysis/metrics.h"
+#include "compare/analysis/verdict.h"
 
 namespace banjia::compare {
 namespace {

@@ -7,8 +7,8 @@
 #include <map>
 #include <string>
 
-#include "compare/noise_model.h"
-#include "compare/noise_parameters.h"
+#include "compare/analysis/noise_model.h"
+#include "compare/analysis/noise_parameters.h"
 
 namespace banjia::compare {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <variant>
 
-#include "compare/metrics.h"
-#include "compare/npy_format.h"
+#include "compare/analysis/metrics.h"
+#include "compare/readers/npy_format.h"
 
 namespace banjia::compare {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 #include <variant>
 
-#include "compare/npy_format.h"
-#include "compare/tensor_store.h"
+#include "compare/readers/npy_format.h"
+#include "compare/readers/tensor_store.h"
 
 namespace banjia::compare {
 namespace {

@@ -7,9 +7,9 @@
 #include <fstream>
 
 #include "common/errors.h"
-#include "compare/dump_model.h"
-#include "compare/relaxed_json.h"
-#include "compare/tensor_store.h"
+#include "compare/model/dump_model.h"
+#include "compare/readers/relaxed_json.h"
+#include "compare/readers/tensor_store.h"
 
 namespace banjia::compare {
 namespace {

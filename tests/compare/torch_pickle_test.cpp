@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "compare/torch_pickle.h"
+#include "compare/readers/torch_pickle.h"
 
 namespace banjia::compare {
 namespace {

@@ -42,7 +42,7 @@ def test_each_verb_has_its_own_help(run):
 
 
 def test_binary_does_not_link_libzip(banjia_bin):
-    # libzip and the OpenSSL it links cost every start about a millisecond: compare/libzip.cpp loads it
+    # libzip and the OpenSSL it links cost every start about a millisecond: compare/readers/libzip.cpp loads it
     # when an .npz is first read (the npz tests in test_compare_inputs.py cover that path).
     import shutil
     import subprocess

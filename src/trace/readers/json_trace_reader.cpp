@@ -18,7 +18,7 @@
 
 namespace banjia::trace {
 
-// json_parse_generic.cpp / json_parse_haswell.cpp (the same parser built for two CPU targets).
+// json_trace_reader_generic.cpp / json_trace_reader_haswell.cpp (the same parser built for two CPU targets).
 void parse_document_generic(TraceData& t, const char* data, size_t len, size_t capacity, bool& saw_events);
 void parse_event_array_generic(TraceData& t, const char* data, size_t len, size_t capacity, std::shared_ptr<void>& parser);
 #if defined(__x86_64__)

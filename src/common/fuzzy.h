@@ -1,0 +1,17 @@
+// Approximate name matching for "did you mean" and `env explain` lookups.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace banjia {
+
+size_t edit_distance(std::string_view a, std::string_view b);
+
+// Candidates within an edit distance of max(2, len/4) of `name` (case-insensitive), closest first.
+std::vector<std::string> closest_names(std::string_view name, const std::vector<std::string>& candidates,
+                                       size_t limit = 3);
+
+std::string upper(std::string_view s);
+
+}  // namespace banjia
