@@ -38,12 +38,16 @@ void register_env(CLI::App& app, int& exit_code) {
                     "production: debug-only settings are warnings; debug: they are expected (a file's "
                     "'# banjia-env: purpose=debug' comment does the same)")
       ->check(CLI::IsMember({"production", "debug"}))->capture_default_str();
+  check->add_option("--explain", check_args->check.explain,
+                    "Print the documentation page of a rule across variables (Markdown: condition, example, source) and exit")
+      ->option_text("RULE");
   add_output_flags(check, check_args->out, {.formats = {"text", "json", "sarif"}});
   check->footer(
       "Examples:\n"
       "  banjia env check                              check the current environment\n"
       "  banjia env check env_npu.sh .env Dockerfile   check files (line and column per finding)\n"
-      "  banjia env check train.sh -f sarif -o env.sarif --fail-on warning\n" +
+      "  banjia env check train.sh -f sarif -o env.sarif --fail-on warning\n"
+      "  banjia env check --explain env-event-timeout-order   what a rule across variables checks, and why\n" +
       std::string(kOutputFlagsFooter));
   check->callback([check_args, &exit_code] { exit_code = env::run_env_check(check_args->check, check_args->out); });
 

@@ -17,8 +17,10 @@ void register_trace(CLI::App& app, int& exit_code) {
   static OutputOptions sout;
   auto* summary = trace->add_subcommand("summary", "Per-step device time breakdown, top ops/kernels, launch and sync statistics, advisor findings");
   summary->add_option("traces", sargs.inputs,
-                      "Kineto .json/.json.gz, torch_npu *_ascend_pt or ASCEND_PROFILER_OUTPUT dir, ascend_pytorch_profiler_*.db, or a dir of ranks")
-      ->required();
+                      "Kineto .json/.json.gz, torch_npu *_ascend_pt or ASCEND_PROFILER_OUTPUT dir, ascend_pytorch_profiler_*.db, or a dir of ranks");
+  summary->add_option("--explain", sargs.explain,
+                      "Print the documentation page of advisor RULE (Markdown: needs, thresholds, example, source) and exit")
+      ->option_text("RULE");
   summary->add_option("--top", sargs.top, "Rows in the top-ops and top-kernels tables")->capture_default_str();
   summary->add_option("--table", sargs.csv_table, "Table written by --format csv: steps, ops, kernels, classes; for a cluster, ranks or links (rank-to-rank traffic)")
       ->check(CLI::IsMember({"steps", "ops", "kernels", "classes", "ranks", "links"}))->capture_default_str();
@@ -29,9 +31,13 @@ void register_trace(CLI::App& app, int& exit_code) {
       "Examples:\n"
       "  banjia trace summary run.pt.trace.json.gz\n"
       "  banjia trace summary rank0_ascend_pt --format json -o summary.json\n"
-      "  banjia trace summary ranks/ --html cluster.html --fail-on warning\n" +
+      "  banjia trace summary ranks/ --html cluster.html --fail-on warning\n"
+      "  banjia trace summary --explain host-bound   what an advisor finds, on what evidence, and why\n" +
       std::string(kOutputFlagsFooter));
-  summary->callback([&exit_code] { exit_code = trace::run_summary(sargs, sout); });
+  summary->callback([&exit_code] {
+    if (sargs.inputs.empty() && sargs.explain.empty()) throw CLI::RequiredError("traces");
+    exit_code = trace::run_summary(sargs, sout);
+  });
 
   static trace::TraceClusterOptions clargs;
   static OutputOptions clout;

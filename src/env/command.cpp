@@ -13,6 +13,7 @@
 #include "common/errors.h"
 #include "common/file_io.h"
 #include "env/checker.h"
+#include "env/cross_rule_page.h"
 #include "env/doctor.h"
 #include "env/subprocess.h"
 #include "env/translate.h"
@@ -53,6 +54,10 @@ void count_summary(Report& report, size_t assignments) {
 }  // namespace
 
 int run_env_check(const EnvCheckOptions& a, const OutputOptions& out) {
+  if (!a.explain.empty()) {
+    out.write(cross_rule_page(a.explain));
+    return kExitOk;
+  }
   Report report;
   report.command = "env check";
   report.rules = env_rules();

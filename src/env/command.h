@@ -13,6 +13,7 @@ struct EnvCheckOptions {
   std::vector<std::string> files;  // empty: this process's environment
   std::string type = "auto";       // auto (by name), shell, dotenv, dockerfile
   std::string purpose = "production";
+  std::string explain;  // a rule across variables: print its page instead of checking
 };
 
 struct EnvTranslateOptions {

@@ -4,24 +4,17 @@
 
 namespace banjia::env {
 
-const std::vector<CrossKind>& cross_rule_kinds() {
-  static const std::vector<CrossKind> kinds = {
-      {"assignment", {"evidence", "suggestion"}, {"var", "value", "line", "other", "other_value", "other_line"}},
-      {"timeout-order",
-       {"evidence", "evidence_default", "suggestion"},
-       {"longer", "longer_value", "shorter", "shorter_value"}},
-      {"cuda-pair-differs",
-       {"evidence", "evidence_no_line", "suggestion"},
-       {"var", "value", "other", "other_value", "other_line"}},
-      {"deprecated-and-replacement", {"evidence", "suggestion"}, {"var", "value", "line", "replacement"}},
-  };
-  return kinds;
-}
-
 const CrossKind* cross_rule_kind(std::string_view name) {
   for (const auto& k : cross_rule_kinds())
     if (k.name == name) return &k;
   return nullptr;
+}
+
+std::vector<std::string> kinds_without_rules(const std::vector<CrossRule>& rules) {
+  std::vector<std::string> out;
+  for (const auto& k : cross_rule_kinds())
+    if (std::none_of(rules.begin(), rules.end(), [&](const CrossRule& r) { return r.kind == k.name; })) out.push_back(k.name);
+  return out;
 }
 
 const std::vector<std::string>& cross_clause_tests() {

@@ -31,16 +31,32 @@ struct CrossRule {
   // Message templates by name ("evidence", "suggestion", and the variants a kind uses), with
   // {placeholder}s the kind fills; {{ and }} are literal braces.
   std::map<std::string, std::string> templates;
+  // A script it fires on, and the line of the finding ([cross_rule.example]): the rule's page shows
+  // it, and the tests check that the rule fires there.
+  std::string example_script;
+  long long example_line = 0;
 };
 
-// What the binary knows about one condition kind: the templates a rule of that kind must give and the
-// placeholders it fills.
+struct KnowledgeBase;
+struct Setting;
+
+// One condition kind, the unit a rule names: the templates a rule of that kind must give, the
+// placeholders it fills, what it tests (for the rule pages) and its check, which appends a finding per
+// firing of `rule` on the final environment. The kinds are registered in cross_rules.cpp, one line
+// each; a rule naming an unknown kind is a load problem, a kind no rule names a test failure
+// (kinds_without_rules).
 struct CrossKind {
+  using Check = void (*)(const KnowledgeBase& kb, const CrossRule& rule, const std::map<std::string, Setting>& env,
+                         std::vector<Finding>& out);
   std::string name;
   std::vector<std::string> templates, placeholders;
+  std::string description;
+  Check check = nullptr;
 };
 const std::vector<CrossKind>& cross_rule_kinds();
 const CrossKind* cross_rule_kind(std::string_view name);
+// The registered kinds that no rule of `rules` names, in registry order.
+std::vector<std::string> kinds_without_rules(const std::vector<CrossRule>& rules);
 // The tests a clause may name.
 const std::vector<std::string>& cross_clause_tests();
 

@@ -63,6 +63,14 @@ CrossRule read_rule(const TomlFields& r) {
   rule.longer = r.str("longer");
   rule.shorter = r.str("shorter");
   if (auto v = r.integer("never")) rule.never = *v;
+  if (const auto* example = r.table()["example"].as_table()) {
+    TomlFields f = r.within(*example);
+    rule.example_script = f.str("script", true);
+    rule.example_line = f.integer("line").value_or(0);
+    if (rule.example_line <= 0) r.problem("example: 'line' must be the line of its finding (from 1)");
+  } else if (r.table().contains("example")) {
+    r.problem("'example' must be a table of script and line");
+  }
   const CrossKind* kind = cross_rule_kind(rule.kind);
   if (!kind) {
     if (!rule.kind.empty()) r.problem("unknown kind '" + rule.kind + "'");

@@ -1,6 +1,6 @@
-// Rules across variables (docs/sources/env-vars.md, "Rules across variables"): the mechanisms of the
-// condition kinds in data/env/cross_rules.toml, and the msprof-analyze advisor settings
-// (docs/sources/env-vars.md, "6.4 msprof-analyze advisor").
+// Rules across variables (docs/sources/env-vars.md, "Rules across variables"): the condition kinds that
+// data/env/cross_rules.toml names, each a check registered in cross_rule_kinds(), and the
+// msprof-analyze advisor settings (docs/sources/env-vars.md, "6.4 msprof-analyze advisor").
 #include <algorithm>
 #include <charconv>
 #include <limits>
@@ -77,7 +77,8 @@ void emit(const CrossRule& rule, const Site& site, std::string_view evidence, co
   out.push_back(std::move(f));
 }
 
-void assignment_rule(const CrossRule& rule, const View& env, std::vector<Finding>& out) {
+void assignment_rule(const KnowledgeBase&, const CrossRule& rule, const Environment& environment, std::vector<Finding>& out) {
+  const View env(environment);
   for (const auto& at : rule.at) {
     if (!holds(env, at)) continue;
     const CrossClause* cause = nullptr;
@@ -107,7 +108,9 @@ std::optional<long long> documented_integer(const std::string& text) {
   return v;
 }
 
-void timeout_order_rule(const KnowledgeBase& kb, const CrossRule& rule, const View& env, std::vector<Finding>& out) {
+void timeout_order_rule(const KnowledgeBase& kb, const CrossRule& rule, const Environment& environment,
+                        std::vector<Finding>& out) {
+  const View env(environment);
   const bool longer_set = env.set(rule.longer);
   const VarInfo* longer_var = kb.var(rule.longer);
   const auto longer_read = longer_set ? env.integer(rule.longer)
@@ -126,7 +129,8 @@ void timeout_order_rule(const KnowledgeBase& kb, const CrossRule& rule, const Vi
        rule.templates.at(longer_set ? "evidence" : "evidence_default"), values, out);
 }
 
-void cuda_pair_rule(const KnowledgeBase& kb, const CrossRule& rule, const View& env, std::vector<Finding>& out) {
+void cuda_pair_rule(const KnowledgeBase& kb, const CrossRule& rule, const Environment& environment, std::vector<Finding>& out) {
+  const View env(environment);
   for (const auto& pair : kb.cuda) {
     if (!pair.automatic || !env.set(pair.name) || !env.set(pair.ascend)) continue;
     const Setting& cuda = env.all().at(pair.name);
@@ -142,7 +146,8 @@ void cuda_pair_rule(const KnowledgeBase& kb, const CrossRule& rule, const View& 
   }
 }
 
-void deprecated_rule(const KnowledgeBase& kb, const CrossRule& rule, const View& env, std::vector<Finding>& out) {
+void deprecated_rule(const KnowledgeBase& kb, const CrossRule& rule, const Environment& environment, std::vector<Finding>& out) {
+  const View env(environment);
   for (const auto& v : kb.vars) {
     if (v.cls != VarClass::deprecated || !env.set(v.name)) continue;
     std::string replacement = v.replacement.substr(0, v.replacement.find(' '));
@@ -178,15 +183,30 @@ void advisor(const KnowledgeBase& kb, const View& env, std::vector<Finding>& out
 
 }  // namespace
 
+const std::vector<CrossKind>& cross_rule_kinds() {
+  static const std::vector<CrossKind> kinds = {
+      {"assignment", {"evidence", "suggestion"}, {"var", "value", "line", "other", "other_value", "other_line"},
+       "a finding at each `at` clause that holds, when one `requires_any` clause holds (or there is none) and no "
+       "`unless` clause does",
+       assignment_rule},
+      {"timeout-order", {"evidence", "evidence_default", "suggestion"}, {"longer", "longer_value", "shorter", "shorter_value"},
+       "`longer` must be greater than `shorter` (`never` is the value meaning no timeout; an unset `longer` stands for "
+       "its documented default)",
+       timeout_order_rule},
+      {"cuda-pair-differs", {"evidence", "evidence_no_line", "suggestion"}, {"var", "value", "other", "other_value", "other_line"},
+       "a CUDA/NCCL variable and its automatic Ascend equivalent (data/env/cuda.toml) both set, to values that differ "
+       "after the value map",
+       cuda_pair_rule},
+      {"deprecated-and-replacement", {"evidence", "suggestion"}, {"var", "value", "line", "replacement"},
+       "a deprecated variable and the variable that replaces it both set", deprecated_rule},
+  };
+  return kinds;
+}
+
 void check_cross_rules(const KnowledgeBase& kb, const Environment& environment, std::vector<Finding>& out) {
-  View env(environment);
-  for (const auto& rule : kb.cross_rules) {
-    if (rule.kind == "assignment") assignment_rule(rule, env, out);
-    else if (rule.kind == "timeout-order") timeout_order_rule(kb, rule, env, out);
-    else if (rule.kind == "cuda-pair-differs") cuda_pair_rule(kb, rule, env, out);
-    else if (rule.kind == "deprecated-and-replacement") deprecated_rule(kb, rule, env, out);
-  }
-  advisor(kb, env, out);
+  for (const auto& rule : kb.cross_rules)
+    if (const CrossKind* kind = cross_rule_kind(rule.kind)) kind->check(kb, rule, environment, out);
+  advisor(kb, View(environment), out);
 }
 
 void check_cross_rules(const Environment& environment, std::vector<Finding>& out) {

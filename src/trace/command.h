@@ -15,6 +15,7 @@ struct TraceSummaryOptions {
   size_t top = 10;
   std::string csv_table = "steps";
   unsigned jobs = 0;
+  std::string explain;  // an advisor rule: print its page instead of reading traces
 };
 
 // Per-rank reports of `trace summary --format json` (files, or directories of *.json).

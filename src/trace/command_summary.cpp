@@ -8,6 +8,7 @@
 #include "common/thread_pool.h"
 #include "trace/analysis/cluster.h"
 #include "trace/report/communication_render.h"
+#include "trace/report/advisor_page.h"
 #include "trace/report/html_report.h"
 #include "trace/report/summary_render.h"
 #include "trace/command.h"
@@ -25,6 +26,10 @@ std::vector<RuleInfo> rule_infos() {
 }  // namespace
 
 int run_summary(const TraceSummaryOptions& args, const OutputOptions& out) {
+  if (!args.explain.empty()) {
+    out.write(advisor_page(args.explain));
+    return kExitOk;
+  }
   auto inputs = expand_inputs(args.inputs);
   std::vector<Summary> all(inputs.size());
   SummaryOptions opt;

@@ -35,11 +35,16 @@ def generate(banjia_bin, out_dir):
     r = subprocess.run([sys.executable, str(GENERATOR), "--banjia", banjia_bin, str(out_dir)],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
-    return {p.name: p.read_text(encoding="utf-8") for p in out_dir.iterdir()}
+    return pages_under(out_dir)
+
+
+def pages_under(directory):
+    """{path relative to directory: content} of every page, the families' subdirectories included."""
+    return {p.relative_to(directory).as_posix(): p.read_text(encoding="utf-8") for p in directory.rglob("*.md")}
 
 
 def differences(committed_dir, generated):
-    committed = {p.name: p.read_text(encoding="utf-8") for p in committed_dir.iterdir()}
+    committed = pages_under(committed_dir)
     return {
         "missing": sorted(set(generated) - set(committed)),
         "extra": sorted(set(committed) - set(generated)),
@@ -71,6 +76,36 @@ def test_every_rule_has_a_page_and_an_index_row():
     index = (RULE_DOCS / "README.md").read_text(encoding="utf-8")
     for r in RULES:
         assert f"| [{r['id']}]({r['id']}.md) | `{r['category']}` | `{r['fix']}` |" in index
+
+
+# The other families (data file, table key, the command that explains a rule) and their pages.
+FAMILIES = {"trace": ("data/trace/advisors.toml", "rule", ("trace", "summary", "--explain")),
+            "env": ("data/env/cross_rules.toml", "cross_rule", ("env", "check", "--explain"))}
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_rule_of_a_family_has_a_page_with_its_facts(run, family):
+    data, key, explain = FAMILIES[family]
+    rules = tomllib.loads((REPO / data).read_text(encoding="utf-8"))[key]
+    assert {p.stem for p in (RULE_DOCS / family).glob("*.md")} == {r["id"] for r in rules} | {"README"}
+    index = (RULE_DOCS / family / "README.md").read_text(encoding="utf-8")
+    assert f"({family}/README.md)" in (RULE_DOCS / "README.md").read_text(encoding="utf-8")
+    for r in rules:
+        assert f"| [{r['id']}]({r['id']}.md) | `{r['severity']}` |" in index
+        page = run(*explain, r["id"]).stdout
+        assert page.splitlines()[0] == f"# {r['id']}"
+        assert f"| Severity | `{r['severity']}` |" in page
+        assert r["source"] in page
+        assert r.get("message", r.get("summary")) in page
+        example = r["example"]
+        assert example.get("evidence", example.get("script")) in page
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_explain_of_an_unknown_rule_of_a_family_fails(run, family):
+    r = run(*FAMILIES[family][2], "no-such-rule")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith("banjia: no-such-rule: no such ")
 
 
 # The fence language of an example's file (example.py unless the example names another).

@@ -1,6 +1,6 @@
 // Rules across variables are data: every rule in data/env/cross_rules.toml is complete and names a
-// condition kind the binary knows; a rule written only in TOML fires with no change to C++; malformed
-// rules are reported by the loader.
+// condition kind the binary knows, and every kind is named by a rule; a rule written only in TOML fires
+// with no change to C++; malformed rules are reported by the loader.
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -39,6 +39,27 @@ TEST(EnvCrossRules, EveryRuleIsCompleteAndNamesAKnownKind) {
       EXPECT_FALSE(r.templates.at(name).empty()) << name;
     }
     EXPECT_EQ(kb.rule(r.id).summary, r.summary);  // listed with the other rules (SARIF)
+  }
+}
+
+TEST(EnvCrossRules, EveryKindIsNamedByARule) {
+  EXPECT_EQ(kinds_without_rules(knowledge_base().cross_rules), std::vector<std::string>{});
+  for (const auto& k : cross_rule_kinds()) {
+    EXPECT_NE(k.check, nullptr) << k.name;
+    EXPECT_FALSE(k.description.empty()) << k.name;
+  }
+}
+
+TEST(EnvCrossRules, AKindWithoutARuleIsReported) {
+  std::vector<CrossRule> rules = knowledge_base().cross_rules;
+  std::erase_if(rules, [](const CrossRule& r) { return r.kind == "timeout-order"; });
+  EXPECT_EQ(kinds_without_rules(rules), std::vector<std::string>{"timeout-order"});
+}
+
+TEST(EnvCrossRules, EveryRuleHasAnExample) {
+  for (const auto& r : knowledge_base().cross_rules) {
+    EXPECT_FALSE(r.example_script.empty()) << r.id;
+    EXPECT_GT(r.example_line, 0) << r.id;
   }
 }
 

@@ -13,6 +13,17 @@ bool TraceFacts::has(Need n) const {
   return false;
 }
 
+std::string_view need_description(Need n) {
+  switch (n) {
+    case Need::device: return "device activity (kernels, copies or communication): not a CPU-only trace";
+    case Need::device_kernels: return "device compute kernels";
+    case Need::input_shapes: return "host ops with Kineto's \"Input Dims\" (profiled with record_shapes=True)";
+    case Need::ascend: return "a torch_npu (Ascend) profile";
+    case Need::communication: return "collective or point-to-point communication";
+  }
+  return "";
+}
+
 std::optional<std::string> skip_reason(const AdvisorRule& rule, const TraceFacts& facts) {
   for (Need n : rule.needs) {
     if (facts.has(n)) continue;

@@ -19,6 +19,9 @@ struct TraceFacts {
   bool has(Need n) const;
 };
 
+// What a trace holds when it meets `n`, for the rule pages.
+std::string_view need_description(Need n);
+
 // The reason `rule` cannot run on a trace with `facts` (its first unmet need), or nullopt when it can.
 std::optional<std::string> skip_reason(const AdvisorRule& rule, const TraceFacts& facts);
 

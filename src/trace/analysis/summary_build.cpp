@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "common/thread_pool.h"
-#include "trace/analysis/advisors.h"
+#include "trace/analysis/advisor_registry.h"
 #include "trace/analysis/communication.h"
 #include "trace/analysis/intervals.h"
 #include "trace/analysis/parallel_sort.h"
@@ -183,6 +183,9 @@ Summary summarize(const ProfilerRun& run, const SummaryOptions& opt) {
   auto ctx_timer = std::make_unique<PhaseTimer>("context");
   SummaryContext ctx(t, trace_rules(), worker_count(opt.threads));
   ctx_timer.reset();
+  const std::vector<BoundAdvisor> advisors = bind_advisors(ctx.rules);
+  std::vector<const BoundAdvisor*> scans, finishers;
+  for (const BoundAdvisor& a : advisors) (a.unit->stage == AdvisorStage::trace_scan ? scans : finishers).push_back(&a);
   Summary s;
   s.file = t.file;
   s.format = t.format;
@@ -204,13 +207,13 @@ Summary summarize(const ProfilerRun& run, const SummaryOptions& opt) {
   }
   // Host op tables, device tables and the trace-scanning advisors touch disjoint fields (the
   // advisors read only step names): run them side by side; findings in fixed order.
-  std::vector<Finding> found[kScanAdvisors];
+  std::vector<std::vector<Finding>> found(scans.size());
   {
     PhaseTimer timer("tables and scans");
-    parallel_for(2 + kScanAdvisors, ctx.threads, [&](size_t part) {
+    parallel_for(2 + scans.size(), ctx.threads, [&](size_t part) {
       if (part == 0) fill_op_tables(ctx, s, opt);
       else if (part == 1) device_tables(ctx, s, opt);
-      else run_scan_advisor(part - 2, ctx, s, found[part - 2]);
+      else run_advisor(*scans[part - 2], ctx, s, found[part - 2]);
     });
   }
   for (auto& f : found) s.findings.insert(s.findings.end(), f.begin(), f.end());
@@ -233,7 +236,11 @@ Summary summarize(const ProfilerRun& run, const SummaryOptions& opt) {
     }
     s.collectives = collectives_from_events(t, kernels.empty() ? host : kernels);
   }
-  run_advisors(ctx, s);
+  for (const BoundAdvisor* a : finishers) {
+    std::vector<Finding> out;
+    run_advisor(*a, ctx, s, out);
+    s.findings.insert(s.findings.end(), std::make_move_iterator(out.begin()), std::make_move_iterator(out.end()));
+  }
   s.rank = run.rank;
   return s;
 }

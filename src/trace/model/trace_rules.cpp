@@ -74,6 +74,12 @@ std::optional<Need> parse_need(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view to_string(Need n) {
+  for (auto& [need, s] : kNeedNames)
+    if (need == n) return s;
+  return "?";
+}
+
 bool NameSet::matches(std::string_view name) const {
   for (auto& e : exact)
     if (name == e) return true;
@@ -136,6 +142,10 @@ TraceRules parse_trace_rules(std::string_view classes_toml, std::string_view eve
       a.advice = required_string(t, "advice", a.id);
       a.source = required_string(t, "source", a.id);
       a.needs = needs_of(t, a.id);
+      const toml::table* example = t["example"].as_table();
+      if (!example) throw std::runtime_error(a.id + ": missing [rule.example] (trace and evidence)");
+      a.example_trace = required_string(*example, "trace", a.id + " example");
+      a.example_evidence = required_string(*example, "evidence", a.id + " example");
       for (auto& [k, v] : t)
         if (auto d = v.value<double>()) a.params[std::string(k.str())] = *d;
       r.advisors.push_back(std::move(a));

@@ -32,9 +32,13 @@ enum class Need : uint8_t {
   communication,   // collective or point-to-point communication
 };
 std::optional<Need> parse_need(std::string_view name);
+std::string_view to_string(Need n);
 
 struct AdvisorRule {
   std::string id, severity, message, advice, source;
+  // [rule.example]: a trace the rule fires on, in words, and the evidence of its finding there (the
+  // rule's page shows both; the tests build that trace and check the evidence).
+  std::string example_trace, example_evidence;
   std::map<std::string, double> params;
   std::vector<Need> needs;
   double param(const std::string& key) const;  // throws std::logic_error when missing

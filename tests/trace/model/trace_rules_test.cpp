@@ -1,10 +1,11 @@
-// The facts behind `banjia trace` (data/trace/*.toml): every entry has a source, and the loader
-// understands them.
+// The facts behind `banjia trace` (data/trace/*.toml): every entry has a source, the loader
+// understands them, and the advisor rules and the advisors in the code match one to one.
 #include "trace/model/trace_rules.h"
 
 #include <gtest/gtest.h>
 
 #include "common/embedded_data.h"
+#include "trace/analysis/advisor_registry.h"
 
 using namespace banjia::trace;
 
@@ -31,10 +32,57 @@ TEST(TraceRules, MissingSourceIsRejected) {
                std::runtime_error);
 }
 
-TEST(TraceRules, ArticleRuleIdsExist) {
-  for (const char* id : {"small-gemm-batching", "conv-in-loop", "host-device-sync", "host-bound", "excessive-sync",
-                         "aicpu-fallback", "recompilation", "comm-not-overlapped"})
-    EXPECT_NE(trace_rules().advisor(id), nullptr) << id;
+TEST(TraceRules, EveryRuleHasAnAdvisorAndEveryAdvisorARule) {
+  const auto bound = bind_advisors(trace_rules());
+  ASSERT_EQ(bound.size(), trace_rules().advisors.size());
+  ASSERT_EQ(bound.size(), advisor_units().size());
+  for (const auto& b : bound) EXPECT_EQ(b.unit->id, b.rule->id);
+}
+
+// The built-in rules with the last one dropped, or with one the code lacks added.
+std::string advisors_toml_edited(bool drop_last, bool add_unknown) {
+  std::string text(*banjia::embedded_file("data/trace/advisors.toml"));
+  if (drop_last) text = text.substr(0, text.rfind("[[rule]]"));
+  if (add_unknown)
+    text += "\n[[rule]]\nid = \"no-such-advisor\"\nneeds = []\nseverity = \"info\"\nmessage = \"m\"\nadvice = \"a\"\n"
+            "source = \"s\"\n[rule.example]\ntrace = \"t\"\nevidence = \"e\"\n";
+  return text;
+}
+
+TraceRules rules_with_advisors(const std::string& advisors_toml) {
+  auto get = [](std::string_view p) { return *banjia::embedded_file(p); };
+  return parse_trace_rules(get("data/trace/kernel_classes.toml"), get("data/trace/events.toml"), advisors_toml);
+}
+
+TEST(TraceRules, ARuleWithoutAnAdvisorIsALoadError) {
+  auto rules = rules_with_advisors(advisors_toml_edited(false, true));
+  try {
+    bind_advisors(rules);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("rule 'no-such-advisor' of data/trace/advisors.toml has no advisor in the code"),
+              std::string::npos) << e.what();
+  }
+}
+
+TEST(TraceRules, AnAdvisorWithoutARuleIsALoadError) {
+  auto rules = rules_with_advisors(advisors_toml_edited(true, false));
+  const std::string dropped = trace_rules().advisors.back().id;
+  try {
+    bind_advisors(rules);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("advisor '" + dropped + "' has no [[rule]]"), std::string::npos) << e.what();
+  }
+}
+
+TEST(TraceRules, ARuleWithoutAnExampleIsRejected) {
+  std::string text = advisors_toml_edited(false, false);
+  text = text.substr(0, text.rfind("[rule.example]"));
+  EXPECT_THROW(rules_with_advisors(text), std::runtime_error);
+}
+
+TEST(TraceRules, Thresholds) {
   EXPECT_EQ(trace_rules().advisor("recompilation")->param("min_compiles"), 20);  // mstt MAX_OP_COMPILE_NUM
   EXPECT_EQ(trace_rules().advisor("aicpu-fallback")->param("min_task_us"), 20);  // mstt _MIN_TASK_DURATION
 }
