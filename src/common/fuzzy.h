@@ -1,4 +1,5 @@
-// Approximate name matching for "did you mean" and `env explain` lookups.
+// Approximate name matching for "did you mean" and `env explain` lookups, and the ASCII case
+// foldings names are compared under.
 #pragma once
 #include <string>
 #include <string_view>
@@ -12,6 +13,7 @@ size_t edit_distance(std::string_view a, std::string_view b);
 std::vector<std::string> closest_names(std::string_view name, const std::vector<std::string>& candidates,
                                        size_t limit = 3);
 
-std::string upper(std::string_view s);
+std::string upper(std::string_view s);  // ASCII letters only: names, not prose
+std::string lower(std::string_view s);
 
 }  // namespace banjia

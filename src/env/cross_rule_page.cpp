@@ -4,7 +4,7 @@
 
 #include "common/errors.h"
 #include "env/checker.h"
-#include "env/fuzzy.h"
+#include "common/fuzzy.h"
 
 namespace banjia::env {
 

@@ -5,6 +5,7 @@
 
 #include "common/embedded_data.h"
 #include "common/errors.h"
+#include "common/fuzzy.h"
 #include "common/toml_document.h"
 #include "rules/analyses/name_words.h"
 
@@ -20,14 +21,6 @@ bool VendorTerms::names_vendor(std::string_view name, bool strong_only) const {
       if (v.word == w && (v.strong || !strong_only)) return true;
   return false;
 }
-
-namespace {
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-}  // namespace
 
 const VendorTerms::Feature* VendorTerms::feature(std::string_view name) const {
   const std::string low = lower(name);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/fuzzy.h"
 #include "env/knowledge_base.h"
 #include "rules/analyses/device_values.h"
 #include "rules/core/finding_factory.h"
@@ -12,12 +13,6 @@
 namespace banjia::rules {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool listed(const std::vector<std::string>& keys, std::string_view key) {
   const std::string k = lower(key);

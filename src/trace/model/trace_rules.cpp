@@ -6,6 +6,7 @@
 #include <toml++/toml.h>
 
 #include "common/embedded_data.h"
+#include "common/fuzzy.h"
 
 namespace banjia::trace {
 
@@ -15,12 +16,6 @@ constexpr std::pair<Need, std::string_view> kNeedNames[] = {{Need::device, "devi
                                                              {Need::input_shapes, "input_shapes"},
                                                              {Need::ascend, "ascend"},
                                                              {Need::communication, "communication"}};
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 template <class View>
 std::vector<std::string> strings_of(View n, bool to_lower) {
