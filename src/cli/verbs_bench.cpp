@@ -9,8 +9,8 @@
 
 namespace banjia {
 
-void register_bench(CLI::App& app, int& exit_code) {
-  auto* bench_cmd = app.add_subcommand("bench", "Benchmark results: compare runs recorded with banjia.bench (or CSV)");
+void register_bench(CLI::App& verb, int& exit_code) {
+  CLI::App* bench_cmd = &verb;
   bench_cmd->require_subcommand(1);
   struct Parsed {
     bench::BenchCompareOptions compare;

@@ -8,16 +8,13 @@
 
 namespace banjia {
 
-void register_compare(CLI::App& app, int& exit_code) {
+void register_compare(CLI::App& verb, int& exit_code) {
   struct Parsed {
     compare::DumpCompareOptions compare;
     OutputOptions out;
   };
   auto args = std::make_shared<Parsed>();
-  CLI::App* cmd = app.add_subcommand(
-      "compare",
-      "Compare two tensor dumps (banjia capture dirs, msprobe dumps, .npy/.npz) entry by entry and find the first "
-      "layer where they diverge. B is the reference (msprobe's \"bench\").");
+  CLI::App* cmd = &verb;
   cmd->add_option("A", args->compare.a, "dump under test (e.g. the NPU run)")->required();
   cmd->add_option("B", args->compare.b, "reference dump (e.g. the GPU run)")->required();
   add_output_flags(cmd, args->out,

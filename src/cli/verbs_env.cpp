@@ -14,9 +14,8 @@
 
 namespace banjia {
 
-void register_env(CLI::App& app, int& exit_code) {
-  auto* env_cmd = app.add_subcommand("env", "Check, explain, template and translate Ascend (torch_npu / CANN / HCCL) "
-                                        "environment variables; check an installation");
+void register_env(CLI::App& verb, int& exit_code) {
+  CLI::App* env_cmd = &verb;
   env_cmd->require_subcommand(1);
   env_cmd->footer(
       "Examples:\n"

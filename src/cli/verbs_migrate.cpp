@@ -8,9 +8,9 @@
 
 namespace banjia {
 
-void register_migrate(CLI::App& app, int& exit_code) {
+void register_migrate(CLI::App& verb, int& exit_code) {
   auto args = std::make_shared<migrate::MigrateVerbOptions>();
-  CLI::App* cmd = app.add_subcommand("migrate", "Rewrite CUDA code for Ascend NPUs (torch_npu): minimal, format-preserving edits");
+  CLI::App* cmd = &verb;
   cmd->add_option("source", args->tree.source, "Project directory (or one file) to migrate")->required();
   cmd->add_option("-o,--output", args->output, "Write the migrated tree to OUT (must be empty, outside SOURCE)")
       ->option_text("OUT");

@@ -7,13 +7,13 @@
 
 namespace banjia {
 
-void register_scan(CLI::App& app, int& exit_code) {
+void register_scan(CLI::App& verb, int& exit_code) {
   struct Parsed {
     scan::ScanVerbOptions scan;
     OutputOptions out;
   };
   auto args = std::make_shared<Parsed>();
-  CLI::App* cmd = app.add_subcommand("scan", "Find every CUDA-specific use in a Python project and say how it migrates");
+  CLI::App* cmd = &verb;
   cmd->add_option("paths", args->scan.paths, "Files or directories to scan");
   cmd->add_option("--exclude", args->scan.exclude, "Skip paths matching GLOB (repeatable)")->option_text("GLOB");
   cmd->add_option("--select", args->scan.select, "Only report these rule ids or categories (repeatable)")->delimiter(',');

@@ -8,8 +8,8 @@
 
 namespace banjia {
 
-void register_trace(CLI::App& app, int& exit_code) {
-  auto* trace = app.add_subcommand("trace", "Analyse GPU (Kineto) and Ascend NPU (torch_npu) profiler traces");
+void register_trace(CLI::App& verb, int& exit_code) {
+  CLI::App* trace = &verb;
   trace->require_subcommand(1);
   const OutputFlags trace_output{.formats = {"text", "json", "csv"}, .default_fail_on = "none", .html = true};
 
