@@ -12,13 +12,9 @@
 #include <string_view>
 #include <vector>
 
-namespace banjia::rules {
+#include "rules/core/kind.h"
 
-class MatchFields;
-class RuleCatalog;
-struct MatchContext;
-struct PyMatch;
-struct PythonNeedles;
+namespace banjia::rules {
 
 // One registered kind. Each is called once per catalogue (parse, needles, index) or once per file
 // (match), never per token.
