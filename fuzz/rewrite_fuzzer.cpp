@@ -17,6 +17,7 @@
 #include "python/tokenizer.h"
 #include "rules/analyses/python_prefilter.h"
 #include "rules/core/match.h"
+#include "rules/sources/python_scanner.h"
 
 using namespace banjia;
 
