@@ -1,4 +1,5 @@
-// `env check` rules on small scripts: every rule of env-vars.md §7 fires where it should and nowhere else.
+// `env check` rules on small scripts: every rule of docs/sources/env-vars.md, "7. Checker rules", fires
+// where it should and nowhere else.
 #include <algorithm>
 
 #include <gtest/gtest.h>

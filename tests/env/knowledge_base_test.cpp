@@ -1,7 +1,7 @@
 // The knowledge base: every data/env file loads cleanly, every entry has a source, bad entries are
 // rejected, every rule the code emits is documented, and every variable named in the fact sheet's
-// tables (§1-§5 of env-vars.md; its excerpt in tests/fixtures/knowledge, summarised in
-// docs/sources/env-vars.md) is covered.
+// tables (its sections "1. torch_npu variables" to "5. HCCL"; the sheet's excerpt is in
+// tests/fixtures/knowledge, summarised in docs/sources/env-vars.md) is covered.
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -213,7 +213,8 @@ std::string fact_sheet_sections(std::string_view first, std::string_view end) {
   return md.substr(from, to - from);
 }
 
-// Every backticked UPPER_CASE name in the first column of the tables in §1-§5 of the fact sheet.
+// Every backticked UPPER_CASE name in the first column of the tables of the fact sheet's sections
+// "1. torch_npu variables" to "5. HCCL".
 std::set<std::string> fact_sheet_names() {
   std::istringstream lines(fact_sheet_sections("## 1. ", "## 6. "));
   std::set<std::string> names;
