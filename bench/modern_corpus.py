@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`banjia scan` and `banjia migrate` on modern LLM code bases (issue #35 part 4): the corpus of
+"""`banjia scan` and `banjia migrate` on modern LLM code bases: the corpus of
 bench/corpus.tsv, each repository at its pinned commit (bench/corpus_setup.sh puts them under
 $BENCH_CACHE/corpus). Per repository: the CUDA uses scan finds and how they migrate, the modern sites
 an independent oracle finds (bench/modern_sites.py) that have no scan finding on their line, and the

@@ -2,8 +2,8 @@
 """Converts a banjia capture dump (index.json + tensors.npz) into msprobe's dump layout, so that
 msprobe's `compare` and `banjia compare` read the same tensors under the same names.
 
-msprobe's layout (mstt debug/accuracy_tools/msprobe/docs/zh/dump/pytorch_data_dump_instruct.md §3;
-../shared/knowledge/precision-compare.md §1): a `dump.json` with `task`, `level`, `framework`,
+msprobe's layout (its dump documentation, mstt debug/accuracy_tools/msprobe/docs/zh/dump/
+pytorch_data_dump_instruct.md): a `dump.json` with `task`, `level`, `framework`,
 `dump_data_dir` and `data`, one entry per call, plus `dump_tensor_data/` with one tensor per file,
 named by the leaf's `data_name`. Module-level (L0) names:
 

@@ -12,10 +12,10 @@
 #include <string_view>
 #include <vector>
 
-#include "env/env_file.h"
-#include "env/knowledge_base.h"
-#include "env/shell_lexer.h"
-#include "env/translate.h"
+#include "env/readers/env_file.h"
+#include "env/model/knowledge_base.h"
+#include "env/readers/shell_lexer.h"
+#include "env/analysis/translate.h"
 #include "fuzz_check.h"
 
 using namespace banjia;

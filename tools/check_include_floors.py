@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the include graph of src/: the floors of src/rules and the absence of unit cycles.
+"""Checks the include graph of src/: the floors of src/rules and src/env and the absence of unit cycles.
 
 src/rules is built in floors, each a folder, each building only on the ones below it:
 
@@ -10,6 +10,13 @@ src/rules is built in floors, each a folder, each building only on the ones belo
     safety    which automatic rewrites stay safe where they are
     sources   one scanner per kind of source file (Python, shell, CUDA, dependency lists, configs)
 
+src/env is built in the folders of a pipeline, the verb's command.h and command.cpp above them all:
+
+    readers   shell words, Dockerfile lines, the assignments of a script, .env file or Dockerfile
+    model     the knowledge base of data/env, rules across variables, findings that name a rule
+    analysis  the checks, translation, doctor
+    report    explain, templates, the pages of rules across variables
+
 A file may include files of its own floor and of the floors below; an include of a higher floor is
 reported. A unit is a header and the files that implement it (name.h, name.cpp, name_<part>.cpp); a
 cycle of the units of src/rules (a includes b, b includes a, through any files of theirs) is reported.
@@ -19,9 +26,11 @@ cycle of the units of src/rules (a includes b, b includes a, through any files o
 import pathlib
 import re
 import sys
-from typing import Dict, List, Set
+from typing import Dict, List, Set, Tuple
 
 FLOORS = ["core", "analyses", "rewrites", "kinds", "safety", "sources"]
+# Modules whose folders are floors, each with the files at its top level above every floor.
+MODULE_FLOORS = {"env": ["readers", "model", "analysis", "report"]}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -45,6 +54,18 @@ def floor_of(rel: str) -> int:
     return -1
 
 
+def module_floor_of(rel: str) -> Tuple[str, int]:
+    """(module, floor) of a src-relative path in a module of MODULE_FLOORS, the top level being the
+    floor above its last; ("", -1) for a file of another module."""
+    parts = rel.split("/")
+    floors = MODULE_FLOORS.get(parts[0])
+    if floors is None or len(parts) < 2:
+        return "", -1
+    if len(parts) == 2:
+        return parts[0], len(floors)
+    return parts[0], floors.index(parts[1]) if parts[1] in floors else -1
+
+
 def main(argv: List[str]) -> int:
     src = pathlib.Path(argv[1] if len(argv) > 1 else pathlib.Path(__file__).resolve().parent.parent / "src")
     files = sorted(p for p in src.rglob("*") if p.suffix in (".h", ".cpp", ".inc"))
@@ -66,6 +87,11 @@ def main(argv: List[str]) -> int:
                 problems.append(f"{rel}: includes {inc}, a floor above ({FLOORS[there]} over {FLOORS[here]})")
             if here >= 0 and inc.startswith("rules/") and there < 0:
                 problems.append(f"{rel}: includes {inc}, outside the floors")
+            module, level = module_floor_of(rel)
+            other_module, other_level = module_floor_of(inc)
+            if module and module == other_module and level >= 0 and other_level > level:
+                names = MODULE_FLOORS[module] + ["top"]
+                problems.append(f"{rel}: includes {inc}, a floor above ({names[other_level]} over {names[level]})")
             other = unit_of(target, src)
             if other != unit:
                 graph[unit].add(other)

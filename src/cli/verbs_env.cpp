@@ -9,8 +9,8 @@
 #include "common/file_io.h"
 #include "common/version.h"
 #include "env/command.h"
-#include "env/env_template.h"
-#include "env/explain.h"
+#include "env/report/env_template.h"
+#include "env/report/explain.h"
 
 namespace banjia {
 

@@ -12,11 +12,11 @@
 
 #include "common/errors.h"
 #include "common/file_io.h"
-#include "env/checker.h"
-#include "env/cross_rule_page.h"
-#include "env/doctor.h"
-#include "env/subprocess.h"
-#include "env/translate.h"
+#include "env/analysis/checker.h"
+#include "env/report/cross_rule_page.h"
+#include "env/analysis/doctor.h"
+#include "env/analysis/subprocess.h"
+#include "env/analysis/translate.h"
 
 namespace banjia::env {
 namespace {

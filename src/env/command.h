@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "common/output_options.h"
-#include "env/doctor.h"
+#include "env/analysis/doctor.h"
 
 namespace banjia::env {
 

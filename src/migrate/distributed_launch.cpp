@@ -5,7 +5,7 @@
 
 #include "common/errors.h"
 #include "common/file_io.h"
-#include "env/env_template.h"
+#include "env/report/env_template.h"
 #include "migrate/distributed.h"
 
 namespace banjia::migrate {

@@ -1,6 +1,6 @@
 #include "migrate/shell_rewriter.h"
 
-#include "env/translate.h"
+#include "env/analysis/translate.h"
 #include "rules/sources/shell_scanner.h"
 
 namespace banjia::migrate {

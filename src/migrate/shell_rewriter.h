@@ -1,5 +1,5 @@
 // Rewrites CUDA/NCCL environment variables in shell scripts to their Ascend equivalents, using the
-// same translation as `banjia env translate` (src/env/translate.h).
+// same translation as `banjia env translate` (src/env/analysis/translate.h).
 #pragma once
 #include <string>
 #include <string_view>

@@ -169,7 +169,7 @@ TEST(FileIo, TextReadLimitsAreExactAndFindANulAnywhere) {
   fs::remove_all(d);
 }
 
-// A FIFO nobody writes used to block the read forever: it is refused at once.
+// A FIFO nobody writes would block a read forever: it is refused at once.
 TEST(FileIo, AFifoIsRefusedWithoutWaitingForAWriter) {
   auto fifo = temp_dir() / "in.fifo";
   fs::remove(fifo);

@@ -224,7 +224,8 @@ def recording(path, label, times, batch, peak, power):
 
 
 def test_article_table_from_recordings(run, tmp_path):
-    """Three recordings like the article's §6 table: memory, power and energy rows and their ratios."""
+    """Three recordings like the table of the tuning article's "6. Monitoring" (docs/sources/tuning-article.md):
+    memory, power and energy rows and their ratios."""
     rng = np.random.default_rng(3)
     runs = [("gpu", 45.0, 6.2e9, 210.0), ("npu-initial", 68.0, 5.8e9, 180.0), ("npu-tuned", 39.0, 4.5e9, 160.0)]
     files, data = [], {}

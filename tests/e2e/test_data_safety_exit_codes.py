@@ -45,8 +45,8 @@ def world_tree(base):
 
 @pytest.mark.parametrize("mode", [["--check"], ["--dry-run"], ["--in-place"], ["-o", "OUT"]])
 def test_an_unreadable_directory_fails_every_mode(banjia_bin, tmp_path, mode):
-    """Finding 6: with one unreadable subdirectory, --check, --dry-run and --in-place said "0 files
-    examined" and exited 0 while readable files still held .cuda()."""
+    """With one unreadable subdirectory, every mode (--check, --dry-run, --in-place, -o) names it on
+    one stderr line, still examines the readable files, and exits 2."""
     base = pathlib.Path(tempfile.mkdtemp(prefix="banjia-unreadable-"))
     try:
         base.chmod(0o777)
@@ -63,7 +63,7 @@ def test_an_unreadable_directory_fails_every_mode(banjia_bin, tmp_path, mode):
 
 
 def test_check_on_one_bad_file_fails(banjia_bin, tmp_path):
-    """Finding 6: `migrate F --check` exited 0 for an unreadable F, a too large one, or one not UTF-8."""
+    """`migrate F --check` exits 2 with one line for an unreadable F, a too large one, or one not UTF-8."""
     base = pathlib.Path(tempfile.mkdtemp(prefix="banjia-unreadable-"))
     try:
         base.chmod(0o777)
@@ -96,8 +96,8 @@ def test_problems_beyond_the_cap_are_counted(run, tmp_path):
 
 
 def test_a_file_not_written_is_not_counted_as_changed(banjia_bin, tmp_path):
-    """Finding 6: a file that failed to be replaced counted as "changed", with `errors: 0` in the
-    report while the exit code was 2."""
+    """A file that could not be replaced counts as an error, not as "changed", in the report, the
+    summary line and the exit code (2)."""
     src = tmp_path / "src"
     src.mkdir()
     (src / "small.py").write_text(CUDA)
@@ -135,7 +135,7 @@ STDOUT_VERBS = {
 
 @pytest.mark.parametrize("verb", sorted(STDOUT_VERBS))
 def test_a_report_that_never_reached_stdout_fails(banjia_bin, verb):
-    """Finding 7: a failed write to stdout was ignored (exit 0 or 1, the report lost)."""
+    """A failed write to stdout fails the run: exit 2 and one stderr line saying so, whatever the verb."""
     with open("/dev/full", "w") as full:
         r = subprocess.run([banjia_bin, *map(str, STDOUT_VERBS[verb])], stdout=full, stderr=subprocess.PIPE,
                            text=True, timeout=300)
@@ -175,8 +175,8 @@ def fill(disk, leave):
 
 
 def test_a_full_disk_names_every_file_and_loses_nothing(run, tmp_path):
-    """Finding 6: on a full disk the per-file failures were never printed. Each is one line, every
-    original is intact, nothing temporary stays, and once there is room a rerun finishes the job."""
+    """On a full disk every file not written gets one stderr line, every original is intact, nothing
+    temporary stays, and once there is room a rerun finishes the job."""
     pristine = tmp_path / "pristine"
     pristine.mkdir()
     for i in range(6):

@@ -57,8 +57,8 @@ def assert_converged(tree, pristine, expected):
 
 
 def test_edits_made_during_the_run_are_never_lost(run, banjia_bin, tmp_path):
-    """Finding 1: another program edits (in place and by rename, as editors do) and deletes files
-    while the run replaces them. Every edit must survive, in the file itself; no deleted file may
+    """Another program edits (in place and by rename, as editors do) and deletes files while the
+    run replaces them. Every edit must survive, in the file itself; no deleted file may
     come back; every backup holds a version the user had."""
     tree = make_tree(tmp_path / "t", 240)
     files = sorted(tree.rglob("m*.py"))
@@ -110,7 +110,7 @@ def test_edits_made_during_the_run_are_never_lost(run, banjia_bin, tmp_path):
 
 
 def test_kill_9_at_random_points_then_rerun_converges(run, banjia_bin, tmp_path):
-    """Findings 8: kill -9 anywhere in an in-place run; a plain rerun must finish the job (exit 0)
+    """kill -9 anywhere in an in-place run; a plain rerun must finish the job (exit 0)
     and leave exactly what an out-of-tree migration gives, plus the backups: no stray backup
     blocking the rerun, no temporary file left."""
     pristine = make_tree(tmp_path / "pristine", 40)
@@ -140,7 +140,7 @@ def test_kill_9_at_random_points_then_rerun_converges(run, banjia_bin, tmp_path)
 
 
 def test_one_in_place_run_per_tree(run, tmp_path):
-    """Finding 9: a second run on the same tree (or on a tree inside it) stops at once with one line,
+    """A second run on the same tree (or on a tree inside it) stops at once with one line,
     touching nothing, while the first holds the tree."""
     tree = make_tree(tmp_path / "t", 4)
     before = tree_bytes(tree)
@@ -212,7 +212,8 @@ def test_temporary_files_of_an_interrupted_run_are_removed(run, tmp_path):
 
 
 def test_backup_suffix_stays_next_to_the_file(run, tmp_path):
-    """Finding 4: a suffix with '/' would put the backup elsewhere (outside the tree with '/..')."""
+    """A --backup-suffix with '/' (which would put the backup elsewhere, outside the tree with '/..')
+    or an empty one is refused with one line, before anything is written."""
     tree = make_tree(tmp_path / "t", 1)
     before = tree_bytes(tree)
     for suffix in ("/../../escaped", "/x", ""):
@@ -223,7 +224,7 @@ def test_backup_suffix_stays_next_to_the_file(run, tmp_path):
 
 
 def test_a_255_byte_name_is_migrated(run, tmp_path):
-    """Finding 10: the temporary name must fit the file system's limit whatever the file's name."""
+    """The temporary name fits the file system's limit whatever the file's name."""
     src = tmp_path / "s"
     src.mkdir()
     name = "n" * 252 + ".py"
@@ -240,7 +241,8 @@ def test_a_255_byte_name_is_migrated(run, tmp_path):
 
 
 def test_file_size_limit_gives_one_line_and_keeps_the_file(banjia_bin, tmp_path):
-    """Finding 10: past `ulimit -f` the run used to die of SIGXFSZ with a partial temporary file."""
+    """Past `ulimit -f` (SIGXFSZ ignored, the write fails) the file is named on one line, left as it
+    was, and no partial temporary file stays."""
     tree = make_tree(tmp_path / "t", 1, text=ORIGINAL * 20)  # ~30 KB, rewritten larger
     f = tree / "pkg0" / "m000.py"
 
@@ -256,7 +258,8 @@ def test_file_size_limit_gives_one_line_and_keeps_the_file(banjia_bin, tmp_path)
 
 
 def test_a_failed_replace_leaves_no_backup(run, tmp_path):
-    """Finding 8: a failed replace (an immutable file) left its backup, which then blocked every rerun."""
+    """A failed replace (an immutable file) removes the backup it made, so that a rerun is not blocked
+    by it once the file may change."""
     tree = make_tree(tmp_path / "t", 1)
     f = tree / "pkg0" / "m000.py"
     if subprocess.run(["chattr", "+i", str(f)], capture_output=True).returncode != 0:

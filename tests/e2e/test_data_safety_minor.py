@@ -1,5 +1,6 @@
-"""Bounded work and the minor findings of issue #36 (docs/data-safety.md): a cap on inflated inputs,
-control characters in names, dump data files outside the dump, TabError, oversized fields in messages.
+"""Bounded work and smaller guarantees (docs/data-safety.md, "Bounded work" and "Python files that
+CPython would reject"): a cap on inflated inputs, control characters in names, dump data files outside
+the dump, TabError, oversized fields in messages.
 Oracles: Python's own gzip, zipfile and compile(), and bytes the test wrote.
 """
 import gzip
@@ -18,7 +19,7 @@ CUDA = "import torch\nx = torch.randn(2).cuda()\n"
 
 
 def test_a_gzip_that_inflates_past_the_cap_is_refused(run, tmp_path):
-    """Finding 11: a .json.gz inflating to 21 GiB grew memory until allocation failed."""
+    """A .json.gz that inflates past --max-input-size is refused with one line instead of filling memory."""
     bomb = tmp_path / "bomb.json.gz"
     body = b'{"traceEvents": [' + b" " * (3 << 20) + b"]}"
     with gzip.open(bomb, "wb", compresslevel=9) as f:
@@ -56,7 +57,7 @@ def test_an_npz_member_past_the_cap_is_not_read(run, tmp_path):
 
 
 def test_control_characters_in_names_print_inert(run, tmp_path):
-    """Finding 12: ESC and newline in file names were printed raw in text reports."""
+    """ESC and newline in file names are printed escaped (\\x1b, \\n) in text reports, never raw."""
     src = tmp_path / "src"
     src.mkdir()
     name = "red\x1b[31m\nline.py"
@@ -73,7 +74,8 @@ def test_control_characters_in_names_print_inert(run, tmp_path):
 
 
 def test_a_dump_data_file_outside_the_dump_is_not_read(run, tmp_path):
-    """Finding 12: msprobe's data_name could point outside the dump directory ('../', absolute)."""
+    """An msprobe data_name that points outside the dump directory ('../', absolute) is not read: the
+    entry is an error that says why."""
     secret = tmp_path / "secret.npy"
     np.save(secret, np.arange(4, dtype=np.float32))
     for side in ("npu", "gpu"):
@@ -109,8 +111,8 @@ def random_indentation(rng):
 
 
 def test_inconsistent_tabs_are_a_syntax_error_as_in_cpython(run, tmp_path):
-    """Finding 12: a file with a TabError was rewritten instead of copied unchanged and reported.
-    The oracle is CPython's compile()."""
+    """A file with a TabError is copied unchanged and reported, not rewritten. The oracle is CPython's
+    compile()."""
     rng = random.Random(12)
     src = tmp_path / "src"
     src.mkdir()
@@ -138,7 +140,7 @@ def test_inconsistent_tabs_are_a_syntax_error_as_in_cpython(run, tmp_path):
 
 
 def test_a_huge_invalid_field_is_quoted_short(run, tmp_path):
-    """Finding 12: bench echoed a 5 MB invalid field in full on its one stderr line."""
+    """bench quotes a 5 MB invalid field shortened, on its one stderr line."""
     csv = tmp_path / "run.csv"
     csv.write_text("iteration,ms\n1," + "x" * 5_000_000 + "\n")
     js = tmp_path / "run.json"

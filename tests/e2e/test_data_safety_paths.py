@@ -34,7 +34,8 @@ def snapshot(root):
 
 
 def test_force_never_writes_through_links_already_in_out(run, tmp_path):
-    """Finding 2: `-o OUT --force` wrote through links in OUT (to files and directories)."""
+    """`-o OUT --force` never writes through links in OUT: a link where a file goes is replaced, one
+    where a directory goes is named on one line and nothing is written through it."""
     src = tmp_path / "src"
     (src / "pkg").mkdir(parents=True)
     (src / "a.py").write_text(CUDA)
@@ -59,7 +60,8 @@ def test_force_never_writes_through_links_already_in_out(run, tmp_path):
 
 
 def test_single_file_output_replaces_nothing_without_force(run, tmp_path):
-    """Finding 3: `migrate FILE -o EXISTING` overwrote an unrelated file; `-o LINK` wrote to the target."""
+    """`migrate FILE -o EXISTING` and `-o LINK` refuse without --force; with it, the link itself is
+    replaced, never its target, and the file being migrated is never its own output."""
     f = tmp_path / "f.py"
     f.write_text(CUDA)
     other = tmp_path / "other.py"
@@ -125,8 +127,9 @@ def writing_verbs(d):
 
 @pytest.mark.parametrize("case", range(13))
 def test_no_output_replaces_an_input(run, tmp_path, case):
-    """Finding 5: `trace summary T --html T` replaced the trace; `migrate D --in-place --report D/a.py`
-    replaced a source file with JSON. Every writing verb refuses, exit 2, one line, the input intact."""
+    """An output aimed at one of the verb's own inputs (`trace summary T --html T`, `migrate D
+    --in-place --report D/a.py`, directly or through a link): every writing verb refuses, exit 2, one
+    line, the input intact."""
     name, argv, victim = writing_verbs(tmp_path / "d")[case]
     before = snapshot(tmp_path / "d")
     r = run(*argv)
@@ -138,8 +141,8 @@ def test_no_output_replaces_an_input(run, tmp_path, case):
 
 
 def test_in_place_never_follows_a_link_out_of_the_tree(run, tmp_path):
-    """The docs said in-place rewrites the target of a link; it must not, and does not: a link is
-    left as it is, and the file it points to is migrated only as a file of the tree itself."""
+    """In place, a link is left as it is, and the file it points to is migrated only as a file of the
+    tree itself, never through the link."""
     outside = tmp_path / "outside.py"
     outside.write_text(CUDA)
     tree = tmp_path / "t"
@@ -155,7 +158,7 @@ def test_in_place_never_follows_a_link_out_of_the_tree(run, tmp_path):
 
 
 def test_an_empty_tree_migrates_to_an_empty_out(run, tmp_path):
-    """Finding 10: `migrate EMPTYDIR -o OUT` exited 2, blaming OUT."""
+    """`migrate EMPTYDIR -o OUT` succeeds and makes an empty OUT."""
     (tmp_path / "empty").mkdir()
     r = run("migrate", tmp_path / "empty", "-o", tmp_path / "out")
     assert r.returncode == 0, r.stderr
@@ -163,7 +166,7 @@ def test_an_empty_tree_migrates_to_an_empty_out(run, tmp_path):
 
 
 def test_a_fifo_in_the_tree_is_named_not_silently_dropped(run, tmp_path):
-    """Finding 10: a FIFO was silently missing from the -o copy."""
+    """A FIFO in the tree is named on one line (exit 2), not silently left out of the -o copy."""
     src = tmp_path / "src"
     src.mkdir()
     (src / "a.py").write_text(CUDA)

@@ -1,7 +1,8 @@
-"""The tuning article's own script: every variable from its §1, §3.1 and §4 exported in one file.
+"""The tuning article's own script: every variable from its sections "1. Environment preparation",
+"3.1 Memory allocation" and "4. Debugging" (docs/sources/tuning-article.md) exported in one file.
 
 Which names are invented and which are real is read from the fact sheet's "Names from the tuning article"
-table and which of them the article uses in §1/§3.1/§4 from the article text (excerpts of both under
+table and which of them the article uses in those three sections from the article text (excerpts of both under
 tests/fixtures/knowledge and tests/fixtures/seed), not from banjia's output.
 """
 import json
@@ -20,7 +21,7 @@ def table_verdicts(knowledge):
 
 
 def article_sections(seed):
-    # The excerpt holds exactly the article's §1, §3.1 and §4 (tests/fixtures/PROVENANCE).
+    # The excerpt holds exactly those three sections of the article (tests/fixtures/PROVENANCE).
     text = (seed / "tuning-article.zh.txt").read_text(encoding="utf-8")
     for heading in ("1. 环境准备", "3.1 内存分配", "4. 调试技巧"):
         assert heading in text, heading

@@ -16,7 +16,8 @@ def findings(run, *args):
 def test_modelzoo_script_only_flags_the_deprecated_log_variable(run):
     r, fs = findings(run, CASES / "modelzoo_env_npu.sh")
     rules = sorted((f["line"], f["rule"]) for f in fs if f["severity"] != "info")
-    # ASCEND_SLOG_PRINT_TO_STDOUT is deprecated in CANN 9.2.0 (env-vars.md §4); everything else is documented.
+    # ASCEND_SLOG_PRINT_TO_STDOUT is deprecated in CANN 9.2.0 (docs/sources/env-vars.md, "4. CANN
+    # runtime, logging and paths"); everything else is documented.
     assert rules == [(20, "env-deprecated")]
     assert r.returncode == 0
 

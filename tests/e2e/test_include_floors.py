@@ -1,4 +1,4 @@
-"""tools/check_include_floors.py: the floors of src/rules and the absence of unit cycles, checked on a
+"""tools/check_include_floors.py: the floors of src/rules and src/env and the absence of unit cycles, checked on a
 small tree made here (each violation it must report) and on the repository's own src/."""
 import pathlib
 import subprocess
@@ -49,3 +49,17 @@ def test_a_part_file_belongs_to_its_unit_and_a_file_outside_the_floors_is_named(
     r = run(tmp_path)
     assert r.returncode == 1
     assert r.stdout.splitlines() == ["rules/loose.h: a file of src/rules outside its floors (core, analyses, rewrites, kinds, safety, sources)"]
+
+
+def test_an_env_include_up_the_pipeline_is_reported(tmp_path: pathlib.Path) -> None:
+    write(tmp_path, "env/model/knowledge_base.h", "env/readers/env_file.h")  # down: allowed
+    write(tmp_path, "env/readers/env_file.h", "env/analysis/checker.h")
+    write(tmp_path, "env/analysis/checker.h")
+    write(tmp_path, "env/command.cpp", "env/analysis/checker.h")  # the top includes any floor
+    write(tmp_path, "env/report/explain.h", "env/command.h")
+    write(tmp_path, "env/command.h")
+    r = run(tmp_path)
+    assert r.returncode == 1
+    assert r.stdout.splitlines() == [
+        "env/readers/env_file.h: includes env/analysis/checker.h, a floor above (analysis over readers)",
+        "env/report/explain.h: includes env/command.h, a floor above (top over report)"]

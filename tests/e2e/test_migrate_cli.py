@@ -246,7 +246,8 @@ def test_shell_script_env_names_translated(run, tmp_path):
 
 
 def test_target_torch_npu_drops_allocator_options_newer_than_the_target(run, tmp_path):
-    # per_process_memory_fraction needs TorchNPU >= 26.1.0 (env-vars.md §2); expandable_segments is older.
+    # per_process_memory_fraction needs TorchNPU >= 26.1.0 (docs/sources/env-vars.md, "2. Allocator
+    # options"); expandable_segments is older.
     src = tmp_path / "p"
     src.mkdir()
     (src / "run.sh").write_text(

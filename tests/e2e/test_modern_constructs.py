@@ -34,7 +34,7 @@ def expected_markers():
 def test_every_modern_construct_gets_its_finding(run):
     expected = expected_markers()
     marked_rules = {r for c in expected.values() for r in c}
-    # every family the issue names is marked somewhere in the fixture
+    # every family of modern constructs the rules cover is marked somewhere in the fixture
     for family in ["torch-compile", "torch-compile-cuda-graphs", "fsdp", "device-mesh", "tensor-parallel",
                    "context-parallel", "flex-attention", "torchao-float8", "transformer-engine", "mamba-kernels",
                    "vllm", "vllm-pynccl", "liger-kernel", "liger-kernel-patch", "deepspeed-engine", "deepspeed-cuda-ops", "hub-kernels",

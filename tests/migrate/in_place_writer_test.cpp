@@ -50,7 +50,7 @@ TEST(InPlaceWriter, ReplacesAndKeepsTheOriginalAsBackup) {
   fs::remove_all(d);
 }
 
-// A failed replace used to leave the backup beside the unmigrated file, which then blocked every rerun.
+// A failed replace removes the backup it made: left beside the unmigrated file, it would block every rerun.
 TEST(InPlaceWriter, AFailedReplaceRemovesTheBackupItMade) {
   auto d = fresh_dir("fail");
   put(d / "a.py", kOriginal);

@@ -1,4 +1,4 @@
-// The constructs of modern LLM code (issue #35 part 3) in Python: uses of CUDA-only modules reported at
+// The constructs of modern LLM code in Python: uses of CUDA-only modules reported at
 // the import and at each use (module-use), a call keyword with a listed value (keyword-arg `values`),
 // and the device type of a device mesh. Expected texts are written by hand from the rules.
 #include <gtest/gtest.h>

@@ -6,7 +6,7 @@
 //   a keyword naming the variable: dict(os.environ, X=v), os.environ.update(X=v);
 //   the same on a copy of the environment: env = os.environ.copy() (or dict(os.environ), {**os.environ})
 //   then env["X"] = v, env.setdefault("X", v), env.update(...).
-// As `banjia env translate` does for shell (env/translate.h, one table: data/env): names renamed
+// As `banjia env translate` does for shell (env/analysis/translate.h, one table: data/env): names renamed
 // automatically there are renamed here, with the value set to a literal translated the same way
 // (PYTORCH_CUDA_ALLOC_CONF without the options torch_npu rejects, NCCL_DETERMINISTIC 1 -> true); a
 // documented pair that needs a manual setting is reported with its note and source; other CUDA
@@ -14,8 +14,8 @@
 // hide-all rule lists is reported instead of renamed: the Ascend device list takes only IDs.
 #include "rules/kinds/env_name.h"
 
-#include "env/knowledge_base.h"
-#include "env/translate.h"
+#include "env/model/knowledge_base.h"
+#include "env/analysis/translate.h"
 #include "rules/analyses/python_analysis.h"
 #include "rules/analyses/python_prefilter.h"
 #include "rules/analyses/string_literal_site.h"
@@ -260,7 +260,7 @@ class EnvMatcher {
     std::optional<Literal> value;  // the literal the code sets the variable to
   };
 
-  // The literal value of a renamed variable, as the Ascend one takes it (env/translate.h, as `env
+  // The literal value of a renamed variable, as the Ascend one takes it (env/analysis/translate.h, as `env
   // translate` translates it in a shell script): rewritten in place, and what was dropped or left
   // said. A literal with escapes is not rewritten: its text is not its value.
   void value_of(const Site& s, const env::CudaPair& pair) {

@@ -6,7 +6,7 @@
 #include "rules/core/kind.h"
 
 namespace banjia::env {
-struct CudaPair;  // env/knowledge_base.h
+struct CudaPair;  // env/model/knowledge_base.h
 }  // namespace banjia::env
 namespace banjia::rules {
 

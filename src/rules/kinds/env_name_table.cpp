@@ -1,7 +1,7 @@
 // Environment-variable names in Python code: which look CUDA/NCCL-specific (prefixes in the
 // `env-name` rules of data/rules/environment.toml) and their Ascend pairs (data/env/cuda.toml, through
-// env/knowledge_base.h — the same table `banjia env translate` and shell rewriting use).
-#include "env/knowledge_base.h"
+// env/model/knowledge_base.h — the same table `banjia env translate` and shell rewriting use).
+#include "env/model/knowledge_base.h"
 #include "rules/core/catalog.h"
 #include "rules/kinds/env_name.h"
 

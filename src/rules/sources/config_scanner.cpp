@@ -4,7 +4,7 @@
 #include <cctype>
 
 #include "common/fuzzy.h"
-#include "env/knowledge_base.h"
+#include "env/model/knowledge_base.h"
 #include "rules/analyses/device_values.h"
 #include "rules/core/finding_factory.h"
 #include "rules/kinds/config_value.h"

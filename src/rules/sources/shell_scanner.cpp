@@ -1,7 +1,7 @@
 #include "rules/sources/shell_scanner.h"
 
 #include "common/line_index.h"
-#include "env/translate.h"
+#include "env/analysis/translate.h"
 #include "rules/core/finding_factory.h"
 
 namespace banjia::rules {
