@@ -193,8 +193,8 @@ def test_banjias_own_catalogue_emits_the_same_and_passes(banjia_bin: str) -> Non
 def cpp_string_literals() -> list[tuple[str, str]]:
     """(file, literal) for the string literals of the C++ that writes findings, rewrites and env advice."""
     out = []
-    for sub in ("scan", "migrate", "env"):
-        for path in sorted((REPO / "src" / sub).glob("*.cpp")):
+    for sub in ("rules", "scan", "migrate", "env"):
+        for path in sorted((REPO / "src" / sub).rglob("*.cpp")):
             out += [(path.name, m) for m in re.findall(r'"((?:[^"\\\n]|\\.)*)"', path.read_text(encoding="utf-8"))]
     return out
 
