@@ -103,16 +103,4 @@ Position position_of(const PythonAnalysis& a, const Literal& l) {
   return p;
 }
 
-// Replaces `from` inside the literal's value, keeping the case of its first letter (NCCL -> HCCL).
-TextEdit replace_in_value(const Literal& l, std::string_view from, std::string_view to) {
-  std::string lower;
-  for (char c : l.value) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  size_t at = lower.find(from);
-  std::string rep(to);
-  if (at != std::string::npos && std::isupper(static_cast<unsigned char>(l.value[at])))
-    for (auto& c : rep) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  uint32_t begin = static_cast<uint32_t>(l.value_offset + (at == std::string::npos ? 0 : at));
-  return TextEdit{begin, static_cast<uint32_t>(begin + from.size()), rep};
-}
-
 }  // namespace banjia::rules

@@ -6,7 +6,6 @@
 #include <string_view>
 
 #include "rules/analyses/python_analysis.h"
-#include "rules/core/match.h"
 
 namespace banjia::rules {
 
@@ -39,8 +38,5 @@ Position position_of(const PythonAnalysis& a, const Literal& l);
 
 // The last name of the chain NAME(.NAME)* starting at sig index si ("" when si is not a name).
 std::string_view chain_last_name_after(const PythonAnalysis& a, uint32_t si);
-
-// Replaces `from` inside the literal's value, keeping the case of its first letter (NCCL -> HCCL).
-TextEdit replace_in_value(const Literal& l, std::string_view from, std::string_view to);
 
 }  // namespace banjia::rules

@@ -14,6 +14,7 @@
 #include "rules/core/catalog.h"
 #include "rules/core/match.h"
 #include "rules/core/match_fields.h"
+#include "rules/rewrites/replace_in_string.h"
 
 namespace banjia::rules {
 
