@@ -49,7 +49,7 @@ struct QualifiedMatch {
   bool exact_only = false;  // only the name itself, not attribute chains on it
   // Fire only where the name is a torch.ops.aten op without an NPU kernel (data/ops).
   bool only_without_npu_kernel = false;
-  // What the NPU counterpart of a call returns, where it differs (safety/result_uses.cpp): the rewrite
+  // What the NPU counterpart of a call returns, where it differs (safety/rewrite_safety_result_uses.cpp): the rewrite
   // stays automatic only where the result is used in ways that hold for it. `returns_none`: it returns
   // None (only printing or discarding it is safe); `result_fields`: the fields its result has (reading
   // another one is not safe).

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "rules/safety/safety_parts.h"
+#include "rules/safety/rewrite_safety_parts.h"
 
 namespace banjia::rules {
 

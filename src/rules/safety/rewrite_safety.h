@@ -3,13 +3,13 @@
 // around it, which no single matcher sees. match_python runs these on all matches of a file, so scan
 // and migrate report the same decisions (docs/scan-migrate.md#rewrites-that-must-not-change-meaning):
 //
-//  1. GPU paths (gpu_paths.cpp): in a file that already branches on the NPU, the branches that test
+//  1. GPU paths (rewrite_safety_gpu_paths.cpp): in a file that already branches on the NPU, the branches that test
 //     for CUDA (and the `else` of an NPU test) are the GPU path. Their matches are dropped: rewriting
 //     them breaks the GPU path and changes nothing on the NPU. One `gpu-path-kept` finding says so.
-//  2. Results (result_uses.cpp): a call whose NPU counterpart returns something else (None for
+//  2. Results (rewrite_safety_result_uses.cpp): a call whose NPU counterpart returns something else (None for
 //     get_device_capability, fewer fields for get_device_properties) stays where its result is
 //     compared, unpacked, indexed or read for a field the NPU result lacks.
-//  3. Checks (guards.cpp): a CUDA availability check or a comparison with "cuda" stays (a) where its
+//  3. Checks (rewrite_safety_guards.cpp): a CUDA availability check or a comparison with "cuda" stays (a) where its
 //     result is stored under a name that means an NVIDIA GPU, (b) where the code it selects uses an
 //     NVIDIA-only feature (data/vendor/nvidia.toml), and (c) where the code it selects keeps a CUDA
 //     use that is not rewritten: rewriting only the check would run that use on the NPU.

@@ -109,11 +109,11 @@ TEST(DeviceFlow, CodeThatAlreadyHandlesNpuIsLeftAlone) {
   EXPECT_EQ(fr.rewritten.find("'cuda'"), 0u + src.find("'cuda'"));
   EXPECT_NE(fr.rewritten.find("backends = {'cuda': 'nccl', 'npu': 'hccl'}"), std::string::npos);
   // The table's two; the comparison heads a CUDA branch of a file that supports the NPU, which stays
-  // whole (src/rules/safety/gpu_paths.cpp).
+  // whole (src/rules/safety/rewrite_safety_gpu_paths.cpp).
   EXPECT_EQ(reported(fr, "cuda-beside-npu").size(), 2u);
   EXPECT_EQ(fr.gpu_paths.size(), 1u);
   // A file that tests for the NPU already supports it: a CUDA test outside that chain is its GPU
-  // path too, and stays (src/rules/safety/gpu_paths.cpp).
+  // path too, and stays (src/rules/safety/rewrite_safety_gpu_paths.cpp).
   const std::string other_src = "if device.type in ('cuda',):\n    scale()\nif device.type == 'cuda':\n    a()\nelif device.type == 'npu':\n    b()\n";
   auto other = migrate_text(other_src);
   EXPECT_EQ(other.rewritten, other_src);

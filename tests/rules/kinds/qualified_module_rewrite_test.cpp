@@ -127,7 +127,7 @@ TEST(ModuleRewrite, MigratingTwiceEqualsOnce) {
 
 // The real-world case: a class that already had an NPU branch. Renaming its own `is_cuda` flag
 // would give it two `is_npu` branches, and its CUDA branch is the GPU path, which stays
-// (src/rules/safety/gpu_paths.cpp); tensors' `.is_cuda` outside the branches is still rewritten.
+// (src/rules/safety/rewrite_safety_gpu_paths.cpp); tensors' `.is_cuda` outside the branches is still rewritten.
 TEST(UserAttributes, AnAssignedIsCudaFlagKeepsItsName) {
   const std::string src =
       "import torch\n"

@@ -40,11 +40,11 @@ class Blocker {
   std::vector<uint32_t> blocked_imports_;  // import statements already blocked
 };
 
-// 1. gpu_paths.cpp
+// 1. rewrite_safety_gpu_paths.cpp
 void keep_gpu_paths(const PythonAnalysis& a, const RuleCatalog& rules, const Blocks& b, Blocker& blocker);
-// 2. result_uses.cpp
+// 2. rewrite_safety_result_uses.cpp
 void block_unsafe_results(const PythonAnalysis& a, Blocker& blocker);
-// 3. guards.cpp
+// 3. rewrite_safety_guards.cpp
 void block_unsafe_checks(const PythonAnalysis& a, const Blocks& b, Blocker& blocker);
 
 }  // namespace banjia::rules::safety

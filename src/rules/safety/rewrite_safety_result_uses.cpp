@@ -8,7 +8,7 @@
 
 #include "rules/core/catalog.h"
 #include "rules/kinds/qualified.h"
-#include "rules/safety/safety_parts.h"
+#include "rules/safety/rewrite_safety_parts.h"
 
 namespace banjia::rules::safety {
 

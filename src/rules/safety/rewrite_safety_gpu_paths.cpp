@@ -9,7 +9,7 @@
 #include "rules/kinds/gpu_path.h"
 #include "rules/analyses/name_words.h"
 #include "rules/analyses/string_literal_site.h"
-#include "rules/safety/safety_parts.h"
+#include "rules/safety/rewrite_safety_parts.h"
 
 namespace banjia::rules::safety {
 

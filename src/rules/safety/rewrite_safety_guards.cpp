@@ -17,7 +17,7 @@
 #include "rules/core/catalog.h"
 #include "rules/kinds/device_string.h"
 #include "rules/analyses/string_literal_site.h"
-#include "rules/safety/safety_parts.h"
+#include "rules/safety/rewrite_safety_parts.h"
 #include "rules/safety/vendor_terms.h"
 
 namespace banjia::rules::safety {
