@@ -148,6 +148,11 @@ uint64_t RuleCatalog::next_revision() {
 }
 
 void RuleCatalog::add_toml(std::string_view text, const std::string& file) {
+  add_rules(text, file);
+  index();
+}
+
+void RuleCatalog::add_rules(std::string_view text, const std::string& file) {
   revision_ = next_revision();
   toml::table doc = parse_toml(text, file);
   const toml::array* rules = doc["rule"].as_array();
@@ -161,7 +166,6 @@ void RuleCatalog::add_toml(std::string_view text, const std::string& file) {
     by_id_[r.id] = rules_.size();
     rules_.push_back(std::move(r));
   }
-  index();
 }
 
 void RuleCatalog::index() {
@@ -177,7 +181,8 @@ const RuleCatalog& RuleCatalog::builtin() {
   static const RuleCatalog catalog = [] {
     RuleCatalog c;
     for (const auto& f : embedded_under("data/rules/"))
-      if (f.path.ends_with(".toml")) c.add_toml(f.contents, std::string(f.path));
+      if (f.path.ends_with(".toml")) c.add_rules(f.contents, std::string(f.path));
+    c.index();  // once, over every file's rules
     return c;
   }();
   return catalog;

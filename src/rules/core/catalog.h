@@ -105,6 +105,8 @@ class RuleCatalog {
   }
 
  private:
+  // add_toml without index(): the built-in catalogue indexes once, after its last file.
+  void add_rules(std::string_view toml, const std::string& file);
   void index();
   // Transparent hashing: lookups by string_view allocate nothing.
   using Index = std::unordered_map<std::string, size_t, StringHash, std::equal_to<>>;
