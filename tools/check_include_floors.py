@@ -19,7 +19,8 @@ src/env is built in the folders of a pipeline, the verb's command.h and command.
 
 A file may include files of its own floor and of the floors below; an include of a higher floor is
 reported. A unit is a header and the files that implement it (name.h, name.cpp, name_<part>.cpp); a
-cycle of the units of src/rules (a includes b, b includes a, through any files of theirs) is reported.
+cycle of the units of src/rules or src/env (a includes b, b includes a, through any files of theirs) is
+reported.
 
     tools/check_include_floors.py [SRC_DIR]       exit 0: clean; 1: a violation (each printed)
 """
@@ -135,7 +136,7 @@ def main(argv: List[str]) -> int:
                     component.append(w)
                     if w == node:
                         break
-                if len(component) > 1 and any(c.startswith("rules/") for c in component):
+                if len(component) > 1 and any(c.startswith(("rules/", "env/")) for c in component):
                     problems.append("a cycle of units: " + " -> ".join(sorted(component)))
 
     for v in sorted(graph):

@@ -12,15 +12,19 @@
 #include "common/toml_document.h"
 #include "common/errors.h"
 #include "common/file_walk.h"
-#include "env/model/cross_rule_load.h"
 #include "env/model/toml_fields.h"
 
 namespace banjia::env {
+
+// Appends the [[cross_rule]] tables of one knowledge-base file to kb.cross_rules, and each rule's id,
+// summary and source to kb.rules; what is wrong with an entry (unknown kind or test, missing field, a
+// placeholder its kind does not fill) goes to kb.problems. Defined in
+// knowledge_base_cross_rules.cpp, the part of this unit that reads them.
+void load_cross_rules(const toml::table& root, const std::string& path, KnowledgeBase& kb);
+
 namespace {
 
 using Fields = TomlFields;
-
-
 
 std::optional<InvalidPolicy> parse_policy(std::string_view s) {
   if (s.empty() || s == "unchecked") return InvalidPolicy::unchecked;

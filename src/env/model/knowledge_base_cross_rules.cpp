@@ -1,4 +1,4 @@
-#include "env/model/cross_rule_load.h"
+#include "env/model/knowledge_base.h"
 
 #include <algorithm>
 
