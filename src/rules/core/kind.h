@@ -2,12 +2,14 @@
 // struct:
 //   kName                 the kind as data/rules spells it (`match.kind`);
 //   parse(MatchFields)    its [match] fields, typed;
-//   add_needles(...)      what a Python file must contain for the kind to match (python_prefilter.h);
+//   add_needles(...)      what a Python file must contain for the kind to match (analyses/python_prefilter.h);
 //                         the prefilter is sound only if every Python kind declares its needles;
-//   match(ctx, out)       its matcher on an analysed Python file.
+//   match(ctx, out)       its matcher on an analysed Python file;
+//   Index (optional)      a type built once per catalogue from its rules, which the matcher looks
+//                         rules up in (RuleCatalog::index_of<K>()).
 // A kind that another kind's matcher serves (a family sharing one pass) has no `match`; a kind
 // matched outside Python files (CUDA sources, dependency lists) has neither `match` nor needles.
-// registry.h lists the kinds.
+// kinds/registry.cpp lists the kinds.
 #pragma once
 #include <optional>
 #include <string>
