@@ -5,9 +5,9 @@
 #include <string_view>
 #include <vector>
 
-namespace banjia::html {
+#include "common/html_escape.h"
 
-std::string escape(std::string_view s);
+namespace banjia::html {
 
 // A complete page: <!DOCTYPE html>, inline CSS, a heading and `body_html`. The CSS gives rows of class
 // status-pass, status-warn, status-fail, status-error and status-skipped their colours, right-aligns

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "common/html.h"
+#include "common/html_escape.h"
 
 namespace banjia::html {
 

@@ -22,7 +22,7 @@
 #include <string_view>
 
 #include "migrate/change.h"
-#include "migrate/tree_migrator.h"
+#include "migrate/migrate_plan.h"
 
 namespace banjia::migrate {
 

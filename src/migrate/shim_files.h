@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "migrate/tree_migrator.h"
+#include "migrate/migrate_plan.h"
 #include "rules/core/catalog.h"
 
 namespace banjia::migrate {

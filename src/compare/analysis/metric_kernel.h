@@ -7,9 +7,13 @@
 #include <cstdint>
 #include <cstring>
 
-#include "compare/analysis/metrics.h"
-
 namespace banjia::compare {
+
+// allclose's tolerances: |a - b| <= atol + rtol * |b|.
+struct Tolerance {
+  double rtol = 0;
+  double atol = 0;
+};
 
 struct MetricAcc {
   double dot = 0, aa = 0, bb = 0, dd = 0, sum_abs = 0, max_abs = 0, max_rel = 0;

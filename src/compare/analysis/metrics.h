@@ -6,14 +6,10 @@
 #include <cstdint>
 #include <string>
 
+#include "compare/analysis/metric_kernel.h"
 #include "compare/readers/npy_format.h"
 
 namespace banjia::compare {
-
-struct Tolerance {
-  double rtol = 0;
-  double atol = 0;
-};
 
 struct SideStats {
   double max = 0, min = 0, mean = 0, norm = 0;  // over finite elements

@@ -9,19 +9,10 @@
 
 #include <fmt/format.h>
 
-#include "compare/analysis/comparison.h"
+#include "compare/analysis/compare_result.h"
 #include "compare/analysis/noise_parameters.h"
 
 namespace banjia::compare {
-
-std::string_view phase_name(Phase p) {
-  switch (p) {
-    case Phase::kForward: return "forward";
-    case Phase::kBackward: return "backward";
-    case Phase::kParamGrad: return "param_grad";
-  }
-  return "forward";
-}
 
 namespace {
 
