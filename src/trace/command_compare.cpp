@@ -3,6 +3,7 @@
 #include "common/file_io.h"
 #include "common/report.h"
 #include "trace/analysis/compare.h"
+#include "trace/analysis/summarize.h"
 #include "trace/report/compare_render.h"
 #include "trace/report/html_report.h"
 #include "trace/command.h"

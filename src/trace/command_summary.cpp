@@ -7,6 +7,7 @@
 #include "common/report.h"
 #include "common/thread_pool.h"
 #include "trace/analysis/cluster.h"
+#include "trace/analysis/summarize.h"
 #include "trace/report/communication_render.h"
 #include "trace/report/advisor_page.h"
 #include "trace/report/html_report.h"

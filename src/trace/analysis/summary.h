@@ -83,12 +83,6 @@ struct SummaryOptions {
   unsigned threads = 0;  // worker threads for one trace (0: all cores); results do not depend on it
 };
 
-// Computes the summary of one run from memory alone (the readers have read every file it needs):
-// tables, breakdowns, the run's NPU extras and all advisor findings.
-Summary summarize(const ProfilerRun& run, const SummaryOptions& opt = {});
-
-// Sets s.ops (sorted by name) and the top-N tables by self and by total time.
-void set_op_tables(Summary& s, std::vector<OpRow> ops, size_t top);
 
 DistStats dist_stats(std::vector<double> values_us);
 // The same for integer nanoseconds (exact sums; order statistics by selection, not a full sort).

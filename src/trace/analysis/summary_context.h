@@ -1,7 +1,7 @@
 // Shared state of one summarize() run: step windows, device ids, which step each event belongs to,
 // and per-name facts (kernel class, sync/cast/compile/step markers) decided once per distinct name.
 // Everything is computed in the constructor, so the analyses may read it from several threads.
-// Internal to src/trace/analysis (summary_build.cpp, summary_ops.cpp, the advisors/ units).
+// Internal to src/trace/analysis (summarize.cpp, summarize_ops.cpp, the advisors/ units).
 #pragma once
 #include <unordered_map>
 #include <vector>

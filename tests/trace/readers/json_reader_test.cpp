@@ -8,6 +8,7 @@
 #include "common/errors.h"
 #include "fixture_path.h"
 #include "trace/readers/json_trace_reader.h"
+#include "trace/analysis/summarize.h"
 #include "trace/analysis/summary.h"
 
 using namespace banjia::trace;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "fixture_path.h"
+#include "trace/analysis/summarize.h"
 #include "trace/analysis/summary.h"
 
 using namespace banjia::trace;

@@ -1,5 +1,7 @@
 // summarize(): step windows and the device time breakdown, then the op and kernel tables
-// (summary_ops.cpp), the NPU extras and the advisors, all from one ProfilerRun in memory.
+// (summarize_ops.cpp), the NPU extras and the advisors, all from one ProfilerRun in memory.
+#include "trace/analysis/summarize.h"
+
 #include <algorithm>
 #include <memory>
 
@@ -15,8 +17,11 @@
 
 namespace banjia::trace {
 
-void fill_op_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& opt);     // summary_ops.cpp
-void fill_kernel_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& opt); // summary_ops.cpp
+// The op and kernel tables: summarize_ops.cpp, the part of this unit that builds them.
+void fill_op_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& opt);
+void fill_kernel_tables(SummaryContext& ctx, Summary& s, const SummaryOptions& opt);
+// Sets s.ops (sorted by name) and the top-N tables by self and by total time.
+void set_op_tables(Summary& s, std::vector<OpRow> ops, size_t top);
 
 namespace {
 
