@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "common/errors.h"
+#include "compare/model/dump_loader.h"
 #include "compare/model/dump_model.h"
 #include "compare/readers/relaxed_json.h"
 #include "fuzz_check.h"

@@ -1,4 +1,5 @@
 // `banjia compare A B`: per-entry precision comparison of two dumps (B is the reference).
+#include "compare/model/dump_loader.h"
 #include "compare/command.h"
 
 #include "common/file_io.h"

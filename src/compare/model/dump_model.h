@@ -57,10 +57,6 @@ struct Dump {
   std::shared_ptr<NpzArchive> archive;  // for kNpzMember entries
 };
 
-// Loads a dump from a directory or a file. Throws InputError for input it cannot read at all
-// (missing path, unknown layout, malformed index). Per-tensor problems surface later, per entry.
-Dump load_dump(const std::string& path);
-
 // Loads the tensor of one entry; returns "" or a one-line problem (for a per-entry status).
 std::string load_tensor(const Dump& dump, const DumpEntry& entry, LoadedTensor& out);
 
