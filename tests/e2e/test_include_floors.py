@@ -1,5 +1,5 @@
-"""tools/check_include_floors.py: the floors of src/rules and src/env and the absence of unit cycles, checked on a
-small tree made here (each violation it must report) and on the repository's own src/."""
+"""tools/check_include_floors.py: the floors of src/rules and src/env and the absence of unit cycles in
+src/, checked on a small tree made here (each violation it must report) and on the repository's own src/."""
 import pathlib
 import subprocess
 import sys
@@ -63,3 +63,13 @@ def test_an_env_include_up_the_pipeline_is_reported(tmp_path: pathlib.Path) -> N
     assert r.stdout.splitlines() == [
         "env/readers/env_file.h: includes env/analysis/checker.h, a floor above (analysis over readers)",
         "env/report/explain.h: includes env/command.h, a floor above (top over report)"]
+
+
+def test_a_cycle_outside_the_floors_is_reported(tmp_path: pathlib.Path) -> None:
+    # compare's result types and its noise model, as they stood before their types were split out.
+    write(tmp_path, "compare/analysis/comparison.h", "compare/analysis/noise_model.h")
+    write(tmp_path, "compare/analysis/noise_model.h")
+    write(tmp_path, "compare/analysis/noise_model.cpp", "compare/analysis/noise_model.h", "compare/analysis/comparison.h")
+    r = run(tmp_path)
+    assert r.returncode == 1
+    assert r.stdout.splitlines() == ["a cycle of units: compare/analysis/comparison -> compare/analysis/noise_model"]
