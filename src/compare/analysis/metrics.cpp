@@ -27,56 +27,10 @@ void accumulate(MetricAcc& s, const std::byte* a, const std::byte* b, size_t len
 
 const std::byte* bytes_of(const std::vector<double>& v) { return reinterpret_cast<const std::byte*>(v.data()); }
 
-float half_to_float(uint16_t h) {
-  uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-  if (exp == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | (mant << 13));
-  if (exp == 0) {  // zero or subnormal: value = mant * 2^-24
-    float v = static_cast<float>(mant) * 0x1p-24f;
-    return sign ? -v : v;
-  }
-  return std::bit_cast<float>(sign | ((exp + 112) << 23) | (mant << 13));
-}
-
-template <class U>
-U load_raw(const std::byte* p, bool swap) {
-  U u;
-  std::memcpy(&u, p, sizeof u);
-  if (swap) {
-    if constexpr (sizeof(U) == 2) u = __builtin_bswap16(u);
-    else if constexpr (sizeof(U) == 4) u = __builtin_bswap32(u);
-    else u = __builtin_bswap64(u);
-  }
-  return u;
-}
-
-// Decodes `len` elements starting at storage index `start` into doubles.
-void decode(const NpyView& v, size_t start, size_t len, double* out) {
-  const size_t sz = dtype_size(v.dtype);
-  const std::byte* p = v.data + start * sz;
-  const bool sw = v.big_endian;
-  for (size_t i = 0; i < len; ++i, p += sz) {
-    switch (v.dtype) {
-      case DType::kBool: out[i] = static_cast<uint8_t>(*p) ? 1.0 : 0.0; break;
-      case DType::kI8: out[i] = static_cast<int8_t>(*p); break;
-      case DType::kU8: out[i] = static_cast<uint8_t>(*p); break;
-      case DType::kI16: out[i] = static_cast<int16_t>(load_raw<uint16_t>(p, sw)); break;
-      case DType::kU16: out[i] = load_raw<uint16_t>(p, sw); break;
-      case DType::kI32: out[i] = static_cast<int32_t>(load_raw<uint32_t>(p, sw)); break;
-      case DType::kU32: out[i] = load_raw<uint32_t>(p, sw); break;
-      case DType::kI64: out[i] = static_cast<double>(static_cast<int64_t>(load_raw<uint64_t>(p, sw))); break;
-      case DType::kU64: out[i] = static_cast<double>(load_raw<uint64_t>(p, sw)); break;
-      case DType::kF16: out[i] = half_to_float(load_raw<uint16_t>(p, sw)); break;
-      case DType::kBF16: out[i] = std::bit_cast<float>(static_cast<uint32_t>(load_raw<uint16_t>(p, sw)) << 16); break;
-      case DType::kF32: out[i] = std::bit_cast<float>(load_raw<uint32_t>(p, sw)); break;
-      case DType::kF64: out[i] = std::bit_cast<double>(load_raw<uint64_t>(p, sw)); break;
-    }
-  }
-}
-
 // Whole array in C (row-major) order, for pairing with an array stored in the other order.
 std::vector<double> c_order_copy(const NpyView& v) {
   std::vector<double> flat(v.count);
-  decode(v, 0, v.count, flat.data());
+  decode_elements(v, 0, v.count, flat.data());
   if (!v.fortran_order || v.shape.size() < 2) return flat;
   std::vector<double> out(v.count);
   std::vector<int64_t> idx(v.shape.size(), 0);
@@ -136,12 +90,6 @@ PairMetrics finish(const MetricAcc& s, int64_t count) {
 
 }  // namespace
 
-double element_as_double(const NpyView& v, size_t i) {
-  double d = 0;
-  decode(v, i, 1, &d);
-  return d;
-}
-
 PairMetrics compute_metrics(const NpyView& a, const NpyView& b, Tolerance tol) {
   MetricAcc s;
   const size_t count = std::min(a.count, b.count);
@@ -162,8 +110,8 @@ PairMetrics compute_metrics(const NpyView& a, const NpyView& b, Tolerance tol) {
     alignas(64) double bufa[kChunk], bufb[kChunk];
     for (size_t i = 0; i < count; i += kChunk) {
       size_t len = std::min(kChunk, count - i);
-      decode(a, i, len, bufa);
-      decode(b, i, len, bufb);
+      decode_elements(a, i, len, bufa);
+      decode_elements(b, i, len, bufb);
       accumulate<double>(s, reinterpret_cast<const std::byte*>(bufa), reinterpret_cast<const std::byte*>(bufb), len,
                          tol);
     }

@@ -37,7 +37,4 @@ struct PairMetrics {
 // in logical index order.
 PairMetrics compute_metrics(const NpyView& a, const NpyView& b, Tolerance tol);
 
-// Converts element i (in storage order) to double. Exposed for tests and stats.
-double element_as_double(const NpyView& v, size_t i);
-
 }  // namespace banjia::compare

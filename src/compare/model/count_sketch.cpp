@@ -5,8 +5,6 @@
 
 #include <simdjson.h>
 
-#include "compare/analysis/metrics.h"
-
 namespace banjia::compare {
 
 std::optional<SketchScheme> parse_sketch_scheme(simdjson::dom::element scheme) {

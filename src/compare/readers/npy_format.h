@@ -40,4 +40,9 @@ bool parse_dtype_name(std::string_view name, DType& dtype);
 
 std::string shape_string(const std::vector<int64_t>& shape);
 
+// Decodes `len` elements starting at storage index `start` into doubles (npy_format_elements.cpp).
+void decode_elements(const NpyView& v, size_t start, size_t len, double* out);
+// Element i (in storage order) as a double.
+double element_as_double(const NpyView& v, size_t i);
+
 }  // namespace banjia::compare
