@@ -1,5 +1,6 @@
-"""tools/check_include_floors.py: the floors of src/rules and src/env and the absence of unit cycles in
-src/, checked on a small tree made here (each violation it must report) and on the repository's own src/."""
+"""tools/check_include_floors.py: the floors of src/rules, env, trace and compare and the absence of unit
+cycles in src/, checked on small trees made here (each violation it must report) and on the repository's
+own src/."""
 import pathlib
 import subprocess
 import sys
@@ -73,3 +74,15 @@ def test_a_cycle_outside_the_floors_is_reported(tmp_path: pathlib.Path) -> None:
     r = run(tmp_path)
     assert r.returncode == 1
     assert r.stdout.splitlines() == ["a cycle of units: compare/analysis/comparison -> compare/analysis/noise_model"]
+
+
+def test_a_pipeline_module_keeps_its_order_and_its_command_stands_on_top(tmp_path: pathlib.Path) -> None:
+    # trace's readers build its model; the command at the module's top level may include any folder.
+    write(tmp_path, "trace/model/trace_model.h")
+    write(tmp_path, "trace/readers/load.h", "trace/model/trace_model.h")
+    write(tmp_path, "trace/command.h", "trace/readers/load.h")
+    assert run(tmp_path).returncode == 0
+    write(tmp_path, "trace/model/rank.h", "trace/readers/load.h")
+    r = run(tmp_path)
+    assert r.returncode == 1
+    assert r.stdout.splitlines() == ["trace/model/rank.h: includes trace/readers/load.h, a floor above (readers over model)"]
