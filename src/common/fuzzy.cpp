@@ -43,4 +43,9 @@ std::vector<std::string> closest_names(std::string_view name, const std::vector<
   return out;
 }
 
+std::string no_such(std::string_view what, std::string_view name, const std::vector<std::string>& known) {
+  const auto near = closest_names(name, known, 1);
+  return "no such " + std::string(what) + (near.empty() ? "" : " (did you mean " + near[0] + "?)");
+}
+
 }  // namespace banjia

@@ -92,8 +92,7 @@ std::string explain_rule(std::string_view id) {
   if (const rules::Rule* r = rules.find(id)) return scan::rule_doc_markdown(*r);
   std::vector<std::string> ids;
   for (const auto& r : rules.rules()) ids.push_back(r.id);
-  const auto near = closest_names(id, ids, 1);
-  throw InputError(std::string(id), near.empty() ? "no such rule" : fmt::format("no such rule (did you mean {}?)", near[0]));
+  throw InputError(std::string(id), no_such("rule", id, ids));
 }
 
 }  // namespace

@@ -58,9 +58,7 @@ std::string cross_rule_page(std::string_view id) {
       if (const CrossKind* kind = cross_rule_kind(r.kind)) return page(r, *kind);
     ids.push_back(r.id);
   }
-  const auto near = closest_names(id, ids, 1);
-  throw InputError(std::string(id), near.empty() ? "no such rule across variables"
-                                                 : fmt::format("no such rule across variables (did you mean {}?)", near[0]));
+  throw InputError(std::string(id), no_such("rule across variables", id, ids));
 }
 
 }  // namespace banjia::env
