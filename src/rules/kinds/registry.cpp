@@ -60,7 +60,7 @@ constexpr std::array<MatchKindEntry, sizeof...(Ks)> entries() {
   return {entry_for<Ks>()...};
 }
 
-const auto kKinds = entries<
+constexpr auto kKinds = entries<
     AttributeMatch,
     ImportMatch,
     QualifiedMatch,
