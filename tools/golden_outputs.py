@@ -8,23 +8,22 @@ a change meant to keep behaviour (a refactor, a move of files) keeps every outpu
     diff -r OUT_A OUT_B
 
 Commands run from the repository root with relative paths, one thread where a verb takes -j, so
-their outputs do not depend on where the tree or the binary lies or on scheduling. Outputs written
-to files (--output, --report) go under a scratch folder whose path is replaced by `<tmp>`.
+their outputs do not depend on where the tree or the binary lies or on scheduling. `migrate` runs with
+--dry-run --diff: its edits are in the diff it prints, and nothing is written.
 """
 import argparse
+import json
 import pathlib
-import shutil
 import subprocess
 import sys
-import tempfile
 from typing import List, Tuple
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 FIX = "tests/fixtures"
 
 
-def commands(tmp: str) -> List[Tuple[str, List[str]]]:
-    """(label, arguments after the binary); {tmp} is a scratch folder emptied before each command."""
+def commands(banjia: str) -> List[Tuple[str, List[str]]]:
+    """(label, arguments after the binary)."""
     out: List[Tuple[str, List[str]]] = []
     sources = ["examples/cifar_ddp", "examples/llm_kernels", "examples/llm_modern", "examples/npu_sim",
                f"{FIX}/llm-stacks", f"{FIX}/triton-kernels"]
@@ -36,9 +35,8 @@ def commands(tmp: str) -> List[Tuple[str, List[str]]]:
             out.append((f"migrate-{target}-{name}", ["migrate", src, "--dry-run", "--diff", "--target", target, "-j", "1"]))
     out.append(("migrate-distributed", ["migrate", "examples/npu_sim", "--dry-run", "--diff", "--distributed", "-j", "1"]))
     out.append(("scan-list-rules", ["scan", "--list-rules"]))
-    rules = subprocess.run([ARGS.banjia, "scan", "--list-rules", "--format", "json"], capture_output=True, text=True)
+    rules = subprocess.run([banjia, "scan", "--list-rules", "--format", "json"], capture_output=True, text=True)
     if rules.returncode == 0 and rules.stdout.lstrip().startswith("["):
-        import json
         for r in json.loads(rules.stdout):
             out.append((f"scan-explain-{r['id']}", ["scan", "--explain", r["id"]]))
     traces = sorted(str(p.relative_to(REPO)) for p in (REPO / FIX / "gpu-h200" / "traces").glob("*.json.gz"))
@@ -53,7 +51,7 @@ def commands(tmp: str) -> List[Tuple[str, List[str]]]:
     gpu = f"{FIX}/gpu-h200/traces"
     out.append(("trace-compare", ["trace", "compare", f"{gpu}/antipattern_small_matmuls_slow.json.gz",
                                   f"{gpu}/antipattern_small_matmuls_fixed.json.gz"]))
-    out.append(("trace-cluster", ["trace", "summary", f"{gpu}/resnet50_fp32.json.gz",
+    out.append(("trace-summary-two-runs", ["trace", "summary", f"{gpu}/resnet50_fp32.json.gz",
                                   f"{gpu}/resnet50_bf16_channels_last.json.gz", "--format", "json"]))
     dumps = f"{FIX}/gpu-h200/dumps"
     for a, b in (("tinygpt_cuda_bf16amp", "tinygpt_cuda_fp32"), ("tinygpt_cuda_fp16_overflow", "tinygpt_cuda_fp32"),
@@ -78,25 +76,19 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--banjia", required=True)
     ap.add_argument("out")
-    global ARGS
-    ARGS = ap.parse_args()
-    ARGS.banjia = str(pathlib.Path(ARGS.banjia).resolve())
-    out = pathlib.Path(ARGS.out)
+    args = ap.parse_args()
+    banjia = str(pathlib.Path(args.banjia).resolve())
+    out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        for n, (label, args) in enumerate(commands(tmp)):
-            scratch = pathlib.Path(tmp) / "scratch"
-            shutil.rmtree(scratch, ignore_errors=True)
-            scratch.mkdir()
-            args = [a.replace("{tmp}", str(scratch)) for a in args]
-            r = subprocess.run([ARGS.banjia, *args], cwd=REPO, capture_output=True, text=True, errors="replace",
-                               env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "TZ": "UTC"}, timeout=300)
-            text = f"$ banjia {' '.join(args)}\nexit {r.returncode}\n--- stdout\n{r.stdout}--- stderr\n{r.stderr}"
-            (out / f"{n:03d}-{label}.txt").write_text(text.replace(str(scratch), "<tmp>"))
-    print(f"{n + 1} commands, outputs in {out}")
+    runs = commands(banjia)
+    for n, (label, argv) in enumerate(runs):
+        r = subprocess.run([banjia, *argv], cwd=REPO, capture_output=True, text=True, errors="replace",
+                           env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "TZ": "UTC"}, timeout=300)
+        text = f"$ banjia {' '.join(argv)}\nexit {r.returncode}\n--- stdout\n{r.stdout}--- stderr\n{r.stderr}"
+        (out / f"{n:03d}-{label}.txt").write_text(text)
+    print(f"{len(runs)} commands, outputs in {out}")
     return 0
 
 
-ARGS: argparse.Namespace
 if __name__ == "__main__":
     sys.exit(main())
