@@ -3,14 +3,13 @@
 #include "cli/verbs.h"
 
 #include <algorithm>
-#include <array>
 #include <string>
 
 namespace banjia {
 
 namespace {
 
-constexpr std::array<Verb, 6> kVerbs = {{
+constexpr Verb kVerbs[] = {
     {"scan", "Find every CUDA-specific use in a Python project and say how it migrates", register_scan},
     {"migrate", "Rewrite CUDA code for Ascend NPUs (torch_npu): minimal, format-preserving edits", register_migrate},
     {"env", "Check, explain, template and translate Ascend (torch_npu / CANN / HCCL) environment variables; check an installation",
@@ -21,7 +20,7 @@ constexpr std::array<Verb, 6> kVerbs = {{
      "layer where they diverge. B is the reference (msprobe's \"bench\").",
      register_compare},
     {"bench", "Benchmark results: compare runs recorded with banjia.bench (or CSV)", register_bench},
-}};
+};
 
 void add_verb(CLI::App& app, const Verb& v, int& exit_code) {
   v.add(*app.add_subcommand(std::string(v.name), std::string(v.description)), exit_code);
@@ -35,9 +34,8 @@ void register_verbs(CLI::App& app, int argc, const char* const* argv, int& exit_
   // `banjia VERB ...` registers only VERB: building every verb's options and help text would be most
   // of what banjia does before reading its input (a scan of one file). Anything else (`--help`, no
   // verb, a misspelt one) registers them all, so the listing and CLI11's messages list every verb.
-  const auto named = argc > 1 ? std::find_if(kVerbs.begin(), kVerbs.end(), [&](const Verb& v) { return v.name == argv[1]; })
-                              : kVerbs.end();
-  if (named != kVerbs.end()) add_verb(app, *named, exit_code);
+  const auto named = argc > 1 ? std::ranges::find(kVerbs, std::string_view(argv[1]), &Verb::name) : std::end(kVerbs);
+  if (named != std::end(kVerbs)) add_verb(app, *named, exit_code);
   else
     for (const auto& v : kVerbs) add_verb(app, v, exit_code);
 }
