@@ -1,6 +1,7 @@
 // The documentation page of one rule across variables (`banjia env check --explain ID`;
 // tools/gen_rule_docs.py writes docs/rules/env/<id>.md from it), rendered from
-// data/env/cross_rules.toml. Its example's finding is the one `env check` reports on the example now.
+// data/env/cross_rules.toml. Its example's finding is the one `env check` reports on the example when
+// the page is rendered, so a page whose example no longer fires says so.
 #pragma once
 #include <string>
 #include <string_view>
